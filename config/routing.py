@@ -1,0 +1,5 @@
+"""WebSocket routes of the whole site; each app owns its own list."""
+
+from leaderboards.routing import websocket_urlpatterns as leaderboards_websockets
+
+websocket_urlpatterns = [*leaderboards_websockets]

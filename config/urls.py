@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import views
+
+api_v1 = [
+    path("", views.ApiRootApi.as_view(), name="api-root"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    re_path(r"^(?P<path>.*)$", views.api_not_found),
+]
+
+urlpatterns = [
+    path("health/", views.health, name="health"),
+    path("api/v1/", include(api_v1)),
+    path("admin/", admin.site.urls),
+    path("", include("frontend.urls")),
+]

@@ -1,0 +1,1 @@
+# Admin registrations for the game models come with the models.

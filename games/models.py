@@ -1,0 +1,1 @@
+# Deal, DailyChallenge and Attempt come with the daily-challenge issue.

@@ -1,0 +1,1 @@
+# Leaderboards read the games app's models; their own tables (streaks, …) come later.
