@@ -1,0 +1,24 @@
+"""The rules of Astrocyte Solitaire and Spider (1, 2, 4 suits): pure Python, no Django.
+
+RULES.md (format version 1) is the contract this package implements.
+"""
+
+from .board import Board
+from .cards import Card
+from .deal import MAX_SEED, check_seed, shuffled_pack, splitmix64
+from .errors import IllegalMoveError, InvalidMoveError, LogFormatError, MoveError
+from .moves import DEAL, UNDO, Move
+from .replay import ReplayResult, parse_log, replay, replay_on
+from .scoring import Score, score, score_breakdown
+from .state import StateError, board_from_state, board_state, board_view, state_json
+from .variants import ASTROCYTE, SPIDER1, SPIDER2, SPIDER4, VARIANTS, Variant, get_variant
+
+RULES_VERSION = 1
+
+__all__ = [
+    "ASTROCYTE", "DEAL", "MAX_SEED", "RULES_VERSION", "SPIDER1", "SPIDER2", "SPIDER4", "UNDO",
+    "VARIANTS", "Board", "Card", "IllegalMoveError", "InvalidMoveError", "LogFormatError",
+    "Move", "MoveError", "ReplayResult", "Score", "StateError", "Variant", "board_from_state",
+    "board_state", "board_view", "check_seed", "get_variant", "parse_log", "replay", "replay_on",
+    "score", "score_breakdown", "shuffled_pack", "splitmix64", "state_json",
+]

@@ -1,0 +1,448 @@
+"""The position and its move stack: the one place where the rules decide what is possible.
+
+Two paths, as in python-chess: :meth:`Board.push` applies a move that is known to be legal
+(the solver, replaying moves it generated itself), :meth:`Board.push_text` parses and checks
+anything that comes from outside. :meth:`Board.pop` undoes exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .cards import ACE, CODE_TO_TEXT, KING, RANK_MASK
+from .deal import deal_layout
+from .errors import IllegalMoveError
+from .moves import CELL, DEAL, DEAL_CODE, FOUNDATION, TRANSFERS, UNDO, UNDO_CODE, Move, pile_name
+from .variants import Variant, get_variant
+
+RUN = KING  # cards in a complete run
+ALL_HOME = 8 * RUN
+
+# An undo record is a tuple; its first item is the move.
+#   transfer: (move, src_down, src_run, dst_down, dst_run, homes)
+#   deal:     (DEAL, downs_before, runs_before, homes)
+# where homes is None or a list of (column, foundation) in the order the runs went home.
+_Record = tuple[Any, ...]
+
+
+def _run_length(column: list[int], face_down: int) -> int:
+    """Length of the face-up, one-suit, descending run at the top of a non-empty column."""
+    position = len(column) - 1
+    length = 1
+    while position > face_down and column[position] + 1 == column[position - 1]:
+        length += 1
+        position -= 1
+    return length
+
+
+class Board:
+    """A position of one variant, with the stack of actions that led to it."""
+
+    __slots__ = (
+        "variant", "_tab", "_down", "_run", "_cells", "_found", "_stock", "_stock_pos",
+        "_home", "_stack",
+    )
+
+    def __init__(
+        self,
+        variant: Variant,
+        tableau: list[list[int]],
+        face_down: list[int],
+        cells: list[int],
+        foundations: list[list[int]],
+        stock: list[int],
+    ) -> None:
+        """Build from card codes; use :meth:`deal` or ``state.board_from_state`` instead."""
+        self.variant = variant
+        self._tab = tableau
+        self._down = face_down
+        self._cells = cells
+        self._found = foundations
+        self._stock = stock
+        self._stock_pos = 0
+        self._home = sum(len(f) for f in foundations)
+        self._stack: list[_Record] = []
+        self._run = [_run_length(col, down) if col else 0 for col, down in zip(tableau, face_down)]
+
+    @classmethod
+    def deal(cls, variant: Variant | str, seed: int) -> Board:
+        """The starting position of ``(variant, seed)`` (RULES.md, "The deal")."""
+        if isinstance(variant, str):
+            variant = get_variant(variant)
+        columns, stock = deal_layout(variant, seed)
+        return cls(
+            variant,
+            columns,
+            [len(col) - 1 for col in columns],
+            [0] * variant.cells,
+            [[] for _ in range(variant.foundations)],
+            stock,
+        )
+
+    # -- reading the position ------------------------------------------------------------
+
+    @property
+    def is_won(self) -> bool:
+        return self._home == ALL_HOME
+
+    @property
+    def deals_left(self) -> int:
+        return (len(self._stock) - self._stock_pos) // self.variant.columns
+
+    @property
+    def complete_foundations(self) -> int:
+        """Foundations that hold all 13 cards of their run."""
+        return sum(1 for f in self._found if len(f) == RUN)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The actions in force (undone ones are gone), oldest first."""
+        return [record[0] for record in self._stack]
+
+    def __len__(self) -> int:
+        return len(self._stack)
+
+    def is_stuck(self) -> bool:
+        """No action but undo is possible, and the game is not won."""
+        return not self.is_won and not self.legal_moves()
+
+    def position_key(self) -> tuple[Any, ...]:
+        """Everything that decides the future of the game, hashable; equal positions, equal keys."""
+        return (
+            self.variant.id,
+            tuple(tuple(col) for col in self._tab),
+            tuple(self._down),
+            tuple(self._cells),
+            tuple(tuple(f) for f in self._found),
+            tuple(self._stock[self._stock_pos:]),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.position_key() == other.position_key()
+
+    def __hash__(self) -> int:
+        return hash(self.position_key())
+
+    def copy(self) -> Board:
+        board = Board.__new__(Board)
+        board.variant = self.variant
+        board._tab = [col[:] for col in self._tab]
+        board._down = self._down[:]
+        board._run = self._run[:]
+        board._cells = self._cells[:]
+        board._found = [f[:] for f in self._found]
+        board._stock = self._stock
+        board._stock_pos = self._stock_pos
+        board._home = self._home
+        board._stack = self._stack[:]
+        return board
+
+    def __repr__(self) -> str:
+        from .state import state_json
+
+        return f"<Board {state_json(self)}>"
+
+    # -- what is possible ----------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action except undo, in a fixed order."""
+        if self._home == ALL_HOME:
+            return []
+        tab = self._tab
+        # Columns by the rank of their top card: a card of rank r goes on targets[r + 1].
+        targets: dict[int, list[int]] = {}
+        empties: list[int] = []
+        for j, col in enumerate(tab):
+            if col:
+                rank = col[-1] & RANK_MASK
+                if rank in targets:
+                    targets[rank].append(j)
+                else:
+                    targets[rank] = [j]
+            else:
+                empties.append(j)
+        free_cells = [CELL + j for j, card in enumerate(self._cells) if not card]
+        moves: list[Move] = []
+        add = moves.append
+        get = targets.get
+        runs = self._run
+        for i, col in enumerate(tab):
+            if not col:
+                continue
+            from_i = TRANSFERS[i]
+            top_rank = col[-1] & RANK_MASK
+            for count in range(1, runs[i] + 1):
+                # the group's bottom card has rank top_rank + count - 1
+                for j in get(top_rank + count, ()):
+                    add(from_i[j][count])
+                for j in empties:
+                    add(from_i[j][count])
+            for c in free_cells:
+                add(from_i[c][1])
+        for c, card in enumerate(self._cells):
+            if card:
+                from_c = TRANSFERS[CELL + c]
+                for j in get((card & RANK_MASK) + 1, ()):
+                    add(from_c[j][1])
+                for j in empties:
+                    add(from_c[j][1])
+        if self.variant.can_take_back:
+            for k, foundation in enumerate(self._found):
+                if foundation:
+                    from_f = TRANSFERS[FOUNDATION + k]
+                    for j in get((foundation[-1] & RANK_MASK) + 1, ()):
+                        add(from_f[j][1])
+                    for j in empties:
+                        add(from_f[j][1])
+                    for c in free_cells:
+                        add(from_f[c][1])
+        if self._stock_pos < len(self._stock) and not empties:
+            add(DEAL)
+        return moves
+
+    def legal_actions(self) -> list[str]:
+        """The texts of every legal action, undo included when there is one to undo."""
+        actions = [str(move) for move in self.legal_moves()]
+        if self._stack and self._home != ALL_HOME:
+            actions.append("undo")
+        return actions
+
+    def refusal(self, move: Move) -> str | None:
+        """Why the rules refuse ``move`` here, in words a player can read; None if legal.
+
+        ``move`` must name piles this variant has (``Move.parse(text, variant)`` ensures it).
+        """
+        if self._home == ALL_HOME:
+            return "the game is already won: no action follows the win"
+        src = move.src
+        if src == DEAL_CODE:
+            if self._stock_pos >= len(self._stock):
+                return f"the stock is empty: all {self.variant.stock_deals} deals have been made"
+            for j, col in enumerate(self._tab):
+                if not col:
+                    return f"no deal while a column is empty: fill t{j + 1} first"
+            return None
+        if src == UNDO_CODE:
+            return None if self._stack else "nothing to undo"
+        dst, count = move.dst, move.count
+        if dst >= FOUNDATION:
+            return (
+                "no card is played to a foundation by hand: a complete King-to-Ace run "
+                "of one suit goes there by itself"
+            )
+        if src >= FOUNDATION and not self.variant.can_take_back:
+            return "in Spider a completed run stays on its foundation"
+        if CELL <= src < FOUNDATION and CELL <= dst:
+            return "a card in a cell may go only to the tableau, not to another cell"
+        if src < CELL:
+            col = self._tab[src]
+            if not col:
+                return f"{pile_name(src)} is empty"
+            run = self._run[src]
+            if count > run:
+                return (
+                    f"only the top {_cards(run)} of {pile_name(src)} "
+                    f"{'forms' if run == 1 else 'form'} a face-up run of one suit going down "
+                    f"by one rank, so {count} cards cannot move together"
+                )
+            card = col[-count]
+        elif src < FOUNDATION:
+            card = self._cells[src - CELL]
+            if not card:
+                return f"cell {pile_name(src)} is empty"
+        else:
+            foundation = self._found[src - FOUNDATION]
+            if not foundation:
+                return f"foundation {pile_name(src)} is empty"
+            card = foundation[-1]
+        what = CODE_TO_TEXT[card] if count == 1 else f"the group from {CODE_TO_TEXT[card]}"
+        if dst < CELL:
+            col = self._tab[dst]
+            if col and (col[-1] & RANK_MASK) != (card & RANK_MASK) + 1:
+                top = CODE_TO_TEXT[col[-1]]
+                if col[-1] & RANK_MASK == ACE:
+                    return f"{what} cannot go on {top} in {pile_name(dst)}: nothing goes on an Ace"
+                return (
+                    f"{what} cannot go on {top} in {pile_name(dst)}: "
+                    "a card goes only on a card one rank higher"
+                )
+            return None
+        if self._cells[dst - CELL]:
+            return f"cell {pile_name(dst)} already holds {CODE_TO_TEXT[self._cells[dst - CELL]]}"
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.refusal(move) is None
+
+    # -- changing the position -----------------------------------------------------------
+
+    def push_text(self, text: Any) -> Move:
+        """Parse, check and apply one action from outside (``undo`` undoes).
+
+        Raises :class:`InvalidMoveError` or :class:`IllegalMoveError`; the board is unchanged then.
+        """
+        move = Move.parse(text, self.variant)
+        reason = self.refusal(move)
+        if reason is not None:
+            raise IllegalMoveError(text, reason)
+        if move.src == UNDO_CODE:
+            self.pop()
+        else:
+            self.push(move)
+        return move
+
+    def push_move(self, move: Move) -> None:
+        """The checked path for a :class:`Move` object: same checks as :meth:`push_text`."""
+        self.push_text(str(move))
+
+    def push(self, move: Move) -> None:
+        """Apply a legal move without checking it (the solver's fast path)."""
+        src = move.src
+        if src < 0:
+            if src == DEAL_CODE:
+                self._deal()
+            else:
+                self.pop()
+            return
+        dst = move.dst
+        count = move.count
+        tab = self._tab
+        down = self._down
+        runs = self._run
+        src_down = src_run = dst_down = dst_run = -1
+        if src < CELL:
+            col = tab[src]
+            src_down = down[src]
+            src_run = runs[src]
+            cards = col[-count:]
+            del col[-count:]
+            if count < src_run:
+                runs[src] = src_run - count
+            elif not col:
+                runs[src] = 0
+            elif src_down == len(col):
+                down[src] = src_down - 1
+                runs[src] = 1
+            else:
+                runs[src] = _run_length(col, src_down)
+        elif src < FOUNDATION:
+            cards = [self._cells[src - CELL]]
+            self._cells[src - CELL] = 0
+        else:
+            cards = [self._found[src - FOUNDATION].pop()]
+            self._home -= 1
+        homes = None
+        if dst < CELL:
+            col = tab[dst]
+            dst_down = down[dst]
+            dst_run = runs[dst]
+            if col and cards[0] + 1 == col[-1]:
+                runs[dst] = dst_run + count
+            else:
+                runs[dst] = count
+            col += cards
+            if runs[dst] >= RUN and col[-1] & RANK_MASK == ACE:
+                homes = self._send_home(dst, [])
+        else:
+            self._cells[dst - CELL] = cards[0]
+        self._stack.append((move, src_down, src_run, dst_down, dst_run, homes))
+
+    def _deal(self) -> None:
+        tab = self._tab
+        runs = self._run
+        record = (DEAL, self._down[:], runs[:], None)
+        stock = self._stock
+        position = self._stock_pos
+        for i, col in enumerate(tab):
+            card = stock[position + i]
+            if col and card + 1 == col[-1]:
+                runs[i] += 1
+            else:
+                runs[i] = 1
+            col.append(card)
+        self._stock_pos = position + len(tab)
+        homes: list[tuple[int, int]] = []
+        for i, col in enumerate(tab):
+            if runs[i] >= RUN and col[-1] & RANK_MASK == ACE:
+                self._send_home(i, homes)
+        if homes:
+            record = (DEAL, record[1], record[2], homes)
+        self._stack.append(record)
+
+    def _send_home(self, i: int, homes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Move complete runs from the top of column i to the lowest empty foundations."""
+        col = self._tab[i]
+        while self._run[i] >= RUN and col[-1] & RANK_MASK == ACE:
+            k = next(k for k, f in enumerate(self._found) if not f)
+            self._found[k] = col[-RUN:]
+            del col[-RUN:]
+            self._home += RUN
+            homes.append((i, k))
+            down = self._down[i]
+            if not col:
+                self._run[i] = 0
+                break
+            if down == len(col):
+                self._down[i] = down - 1
+                self._run[i] = 1
+            else:
+                self._run[i] = _run_length(col, down)
+        return homes
+
+    def pop(self) -> Move:
+        """Undo the last action in force, whole; ``IndexError`` if there is none."""
+        record = self._stack.pop()
+        move: Move = record[0]
+        homes = record[-1]
+        tab = self._tab
+        if homes:
+            for i, k in reversed(homes):
+                tab[i] += self._found[k]
+                self._found[k] = []
+                self._home -= RUN
+        if move.src == DEAL_CODE:
+            for col in tab:
+                del col[-1]
+            self._stock_pos -= len(tab)
+            # copy into the live lists: a copied board may share this record
+            self._down[:] = record[1]
+            self._run[:] = record[2]
+            return move
+        src, dst, count = move.src, move.dst, move.count
+        if dst < CELL:
+            col = tab[dst]
+            cards = col[-count:]
+            del col[-count:]
+            self._down[dst] = record[3]
+            self._run[dst] = record[4]
+        else:
+            cards = [self._cells[dst - CELL]]
+            self._cells[dst - CELL] = 0
+        if src < CELL:
+            tab[src] += cards
+            self._down[src] = record[1]
+            self._run[src] = record[2]
+        elif src < FOUNDATION:
+            self._cells[src - CELL] = cards[0]
+        else:
+            self._found[src - FOUNDATION].append(cards[0])
+            self._home += 1
+        return move
+
+    def push_all(self, moves: Iterable[Move]) -> None:
+        for move in moves:
+            self.push(move)
+
+    def iter_columns(self) -> Iterator[tuple[list[int], int]]:
+        """(column codes, face-down count) for each column; read-only use."""
+        return zip(self._tab, self._down, strict=True)
+
+
+def _cards(n: int) -> str:
+    return "card" if n == 1 else f"{n} cards"
+
+
+__all__ = ["Board", "UNDO"]

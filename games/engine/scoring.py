@@ -1,0 +1,55 @@
+"""The score (RULES.md, "Scoring")."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sized
+from dataclasses import dataclass
+
+from .board import Board
+
+BASE = 500
+PER_FOUNDATION = 100
+WIN_BONUS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The score and its parts, for showing a player how it was made."""
+
+    base: int
+    actions: int
+    time_penalty: int
+    foundations: int
+    foundation_bonus: int
+    win_bonus: int
+    total: int
+
+
+def score_breakdown(log: Sized | int, elapsed_seconds: float, board: Board) -> Score:
+    """Score ``log`` (or an action count) played in ``elapsed_seconds`` ending at ``board``.
+
+    Every action counts, undo included; a foundation counts while it holds all 13 cards.
+    """
+    actions = log if isinstance(log, int) else len(log)
+    if actions < 0:
+        raise ValueError("an action count is never negative")
+    if not elapsed_seconds >= 0:
+        raise ValueError(f"elapsed time is a non-negative number of seconds, not {elapsed_seconds!r}")
+    time_penalty = math.floor(elapsed_seconds / 2)
+    foundations = board.complete_foundations
+    win_bonus = WIN_BONUS if board.is_won else 0
+    raw = BASE - actions - time_penalty + PER_FOUNDATION * foundations + win_bonus
+    return Score(
+        base=BASE,
+        actions=actions,
+        time_penalty=time_penalty,
+        foundations=foundations,
+        foundation_bonus=PER_FOUNDATION * foundations,
+        win_bonus=win_bonus,
+        total=max(0, raw),
+    )
+
+
+def score(log: Sized | int, elapsed_seconds: float, board: Board) -> int:
+    return score_breakdown(log, elapsed_seconds, board).total
