@@ -1,0 +1,215 @@
+#!/usr/bin/env python3.11
+"""Install, run and test Astrocyte Daily with nothing but Python 3.11 and a package index.
+
+    python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload]
+    python3.11 scripts/dev.py test [pytest arguments…]
+    python3.11 scripts/dev.py lint
+    python3.11 scripts/dev.py lock        # regenerate requirements.lock after editing pyproject
+
+Every command first makes sure `.venv` exists and holds exactly requirements.lock
+(installed with --require-hashes) plus the project itself in editable mode; a stamp
+file skips the install when the lock and pyproject.toml have not changed.
+
+Standard library only: this script runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import venv
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+LOCK = ROOT / "requirements.lock"
+PYPROJECT = ROOT / "pyproject.toml"
+STAMP = VENV / "astrocyte-install.stamp"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+ASGI_APP = "config.asgi:application"
+
+
+def say(message: str) -> None:
+    print(f"[dev] {message}", flush=True)
+
+
+def run(command: Sequence[str | os.PathLike[str]], env: dict[str, str] | None = None) -> None:
+    say("$ " + " ".join(str(part) for part in command))
+    subprocess.run([str(part) for part in command], check=True, cwd=ROOT, env=env)
+
+
+def install_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in (LOCK, PYPROJECT):
+        digest.update(path.read_bytes())
+    digest.update(sys.version.encode())
+    return digest.hexdigest()
+
+
+def ensure_installed() -> None:
+    if sys.version_info[:2] != (3, 11):
+        say(f"warning: requirements.lock is for Python 3.11, this is {sys.version.split()[0]}")
+    if not PYTHON.exists():
+        say(f"creating virtual environment {VENV}")
+        venv.EnvBuilder(with_pip=True, clear=VENV.exists()).create(VENV)
+    fingerprint = install_fingerprint()
+    if STAMP.exists() and STAMP.read_text().strip() == fingerprint:
+        return
+    run([PYTHON, "-m", "pip", "install", "--require-hashes", "-r", LOCK])
+    run([PYTHON, "-m", "pip", "install", "--no-deps", "-e", "."])
+    STAMP.write_text(fingerprint + "\n")
+    say("dependencies installed")
+
+
+def manage(*args: str, env: dict[str, str] | None = None) -> None:
+    run([PYTHON, "manage.py", *args], env=env)
+
+
+def exec_server(command: list[str], env: dict[str, str]) -> int:
+    say("$ " + " ".join(command))
+    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        return process.wait()
+
+
+def describe_services(env: dict[str, str]) -> None:
+    database = env.get("DATABASE_URL") or "SQLite file db.sqlite3 (embedded default)"
+    redis = env.get("REDIS_URL")
+    say(f"database: {database}")
+    say(
+        f"channel layer and Celery: Redis at {redis}"
+        if redis
+        else "channel layer: in-memory; Celery tasks: run in-process (REDIS_URL unset)"
+    )
+
+
+def command_run(args: argparse.Namespace) -> int:
+    ensure_installed()
+    env = dict(os.environ)
+    uvicorn = [str(BIN / "uvicorn"), ASGI_APP, "--host", args.host, "--port", str(args.port)]
+    uvicorn += ["--lifespan", "off"]  # Django has no lifespan handlers
+    if args.prod:
+        env["DEBUG"] = "false"
+        if not env.get("SECRET_KEY"):
+            # Production mode refuses the development key; for a local benchmark a throwaway
+            # key is fine (sessions simply do not survive a restart).
+            env["SECRET_KEY"] = secrets.token_urlsafe(50)
+            say("SECRET_KEY unset: using a random throwaway key for this run")
+        if not env.get("REDIS_URL"):
+            say(
+                "note: without REDIS_URL each worker process has its own in-memory channel "
+                "layer, so live updates do not cross workers"
+            )
+        describe_services(env)
+        manage("migrate", "--noinput", env=env)
+        manage("collectstatic", "--noinput", "-v", "0", env=env)
+        workers = args.workers or os.cpu_count() or 2
+        uvicorn += ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+    else:
+        describe_services(env)
+        manage("migrate", "--noinput", env=env)
+        if args.reload:
+            uvicorn += ["--reload"]
+            for folder in ("config", "games", "leaderboards", "frontend"):
+                uvicorn += ["--reload-dir", folder]
+    say(f"serving on http://{args.host}:{args.port}/  (Ctrl-C stops)")
+    return exec_server(uvicorn, env)
+
+
+def command_test(pytest_args: list[str]) -> int:
+    ensure_installed()
+    env = dict(os.environ)
+    describe_services(env)
+    command = [str(PYTHON), "-m", "pytest", *pytest_args]
+    say("$ " + " ".join(command))
+    return subprocess.run(command, cwd=ROOT, env=env).returncode
+
+
+def command_lint() -> int:
+    ensure_installed()
+    status = 0
+    for command in ([BIN / "ruff", "check", "."], [BIN / "mypy", "."]):
+        say("$ " + " ".join(str(part) for part in command))
+        status |= subprocess.run([str(part) for part in command], cwd=ROOT).returncode
+    return status
+
+
+def command_lock() -> int:
+    with tempfile.TemporaryDirectory(prefix="astrocyte-uv-") as scratch:
+        venv.EnvBuilder(with_pip=True).create(scratch)
+        scratch_bin = Path(scratch) / BIN.name
+        run([scratch_bin / "python", "-m", "pip", "install", "--quiet", "uv"])
+        compiled = Path(scratch) / "requirements.lock"
+        run(
+            [
+                scratch_bin / "uv",
+                "pip",
+                "compile",
+                "pyproject.toml",
+                "--extra",
+                "dev",
+                "--generate-hashes",
+                "--python-version",
+                "3.11",
+                "-o",
+                compiled,
+            ]
+        )
+        body = compiled.read_text().replace(str(compiled), "requirements.lock")
+    header = (
+        "# Exact pins with hashes for astrocyte-daily and its dev extra (Python 3.11).\n"
+        "# Regenerate after changing pyproject.toml with:  python3.11 scripts/dev.py lock\n"
+        "# (which runs, in a scratch venv with uv installed by pip:\n"
+        "#   uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11"
+        " -o requirements.lock)\n"
+    )
+    LOCK.write_text(header + body)
+    say(f"wrote {LOCK}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/dev.py", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run_parser = commands.add_parser("run", help="install, migrate and serve (ASGI, uvicorn)")
+    run_parser.add_argument("--host", default="127.0.0.1")
+    run_parser.add_argument("--port", type=int, default=8000)
+    run_parser.add_argument(
+        "--prod",
+        action="store_true",
+        help="production mode: DEBUG off, collectstatic, several worker processes",
+    )
+    run_parser.add_argument("--workers", type=int, help="worker processes with --prod (nproc)")
+    run_parser.add_argument("--reload", action="store_true", help="restart on code changes")
+
+    commands.add_parser("test", help="install, then run pytest with any further arguments")
+    commands.add_parser("lint", help="install, then ruff check and mypy")
+    commands.add_parser("lock", help="regenerate requirements.lock from pyproject.toml")
+
+    # Everything after `test` belongs to pytest, including options argparse would reject.
+    if argv[:1] == ["test"]:
+        return command_test(argv[1:])
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return command_run(args)
+    if args.command == "lint":
+        return command_lint()
+    if args.command == "lock":
+        return command_lock()
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

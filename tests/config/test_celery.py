@@ -1,0 +1,33 @@
+import pytest
+
+from config.celery import app
+from games.tasks import ping
+from tests.celery_worker import CeleryWorker
+
+
+def test_celery_app_reads_django_settings() -> None:
+    from django.conf import settings
+
+    assert app.main == "astrocyte"
+    assert app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert app.conf.task_always_eager == settings.CELERY_TASK_ALWAYS_EAGER
+    assert "games.ping" in app.tasks
+
+
+def test_ping_task_runs_in_process() -> None:
+    assert ping.apply().get(timeout=5) == "pong"
+
+
+def test_without_redis_delay_runs_eagerly(settings: object) -> None:
+    if not app.conf.task_always_eager:
+        pytest.skip("REDIS_URL is set: tasks go to the broker (see the real-worker test)")
+    assert ping.delay().get(timeout=5) == "pong"
+
+
+@pytest.mark.celery
+@pytest.mark.redis
+def test_ping_round_trip_through_a_real_worker(celery_worker: CeleryWorker) -> None:
+    result = ping.delay()
+    assert result.get(timeout=celery_worker.timeout) == "pong"
+    assert "games.ping" in celery_worker.log()
+    assert celery_worker.process.poll() is None

@@ -1,0 +1,112 @@
+"""Test-suite wiring: service markers and the reusable Celery worker fixture.
+
+Tests that need a real service carry a marker:
+
+    @pytest.mark.postgres   needs DATABASE_URL pointing at PostgreSQL
+    @pytest.mark.redis      needs REDIS_URL
+    @pytest.mark.celery     starts a real worker (tests/celery_worker.py); needs REDIS_URL
+    @pytest.mark.browser    needs a headless Chromium on PATH
+
+Without the service such a test is skipped with a reason ("needs PostgreSQL: set
+DATABASE_URL=…"), and the run ends with a summary listing every one of them. With
+REQUIRE_SERVICES=1 (as .ci/run sets) a missing service fails the test instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+
+import pytest
+
+pytest_plugins = ["tests.celery_worker"]
+
+SKIP_PREFIX = "needs "
+
+
+def _postgres_available() -> bool:
+    from django.conf import settings
+
+    return "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+def _redis_available() -> bool:
+    from django.conf import settings
+
+    return bool(settings.REDIS_URL)
+
+
+def _browser_available() -> bool:
+    return any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome"))
+
+
+SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
+    "postgres": (
+        _postgres_available,
+        "needs PostgreSQL: set DATABASE_URL=postgres://user@host:5432/astrocyte",
+    ),
+    "redis": (_redis_available, "needs Redis: set REDIS_URL=redis://host:6379/0"),
+    "celery": (
+        _redis_available,
+        "needs Redis for a real Celery worker: set REDIS_URL=redis://host:6379/0",
+    ),
+    "browser": (_browser_available, "needs a headless Chromium: install Debian's chromium"),
+}
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes")
+
+
+def missing_service_reason(item: pytest.Item) -> str | None:
+    for marker_name, (available, reason) in SERVICES.items():
+        if item.get_closest_marker(marker_name) is not None and not available():
+            return reason
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = missing_service_reason(item)
+    if reason is None:
+        return
+    if services_required():
+        pytest.fail(f"{reason} (REQUIRE_SERVICES=1 forbids skipping)", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    return [
+        f"astrocyte services: database={database['ENGINE'].rsplit('.', 1)[-1]}, "
+        f"channel layer={layer.rsplit('.', 1)[-1]}, "
+        f"celery eager={settings.CELERY_TASK_ALWAYS_EAGER}, "
+        f"REQUIRE_SERVICES={'1' if services_required() else '0'}"
+    ]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    by_reason: dict[str, list[str]] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        if not (isinstance(longrepr, tuple) and len(longrepr) == 3):
+            continue
+        reason = str(longrepr[2]).removeprefix("Skipped: ")
+        if reason.startswith(SKIP_PREFIX):
+            by_reason.setdefault(reason, []).append(report.nodeid)
+    if not by_reason:
+        return
+    total = sum(len(ids) for ids in by_reason.values())
+    terminalreporter.section("tests skipped for want of services")
+    for reason, node_ids in by_reason.items():
+        terminalreporter.write_line(f"{reason}:")
+        for node_id in node_ids:
+            terminalreporter.write_line(f"    {node_id}")
+    terminalreporter.write_line(
+        f"{total} test(s) skipped for want of services; "
+        "set DATABASE_URL and REDIS_URL to run them (REQUIRE_SERVICES=1 makes this an error)"
+    )
