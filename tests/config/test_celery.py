@@ -18,11 +18,6 @@ def test_ping_task_runs_in_process() -> None:
     assert ping.apply().get(timeout=5) == "pong"
 
 
-def test_without_redis_delay_runs_eagerly(settings: object) -> None:
-    if not app.conf.task_always_eager:
-        pytest.skip("REDIS_URL is set: tasks go to the broker (see the real-worker test)")
-    assert ping.delay().get(timeout=5) == "pong"
-
 
 @pytest.mark.celery
 @pytest.mark.redis

@@ -1,0 +1,79 @@
+"""The service's own pages answer as a visitor or a monitoring probe expects."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+
+@pytest.mark.django_db
+def test_health_reports_database_and_services(client: Client) -> None:
+    response = client.get("/health/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"]["status"] == "ok"
+    assert body["channel_layer"]["kind"] in ("redis", "in-memory")
+    assert isinstance(body["celery"]["eager"], bool)
+
+
+@pytest.mark.django_db
+def test_health_is_503_when_the_database_fails(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from config import views
+
+    monkeypatch.setattr(views, "_database_status", lambda: "error: OperationalError")
+    response = client.get("/health/")
+    assert response.status_code == 503
+    assert response.json()["status"] == "error"
+
+
+def test_api_root_lists_endpoints(client: Client) -> None:
+    response = client.get("/api/v1/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    endpoints = response.json()["endpoints"]
+    assert endpoints["health"] == "http://testserver/health/"
+    assert endpoints["schema"] == "http://testserver/api/v1/schema/"
+    assert endpoints["docs"] == "http://testserver/api/v1/docs/"
+    assert endpoints["admin"] == "http://testserver/admin/"
+
+
+def test_openapi_schema_describes_the_api(client: Client) -> None:
+    response = client.get("/api/v1/schema/?format=json")
+    assert response.status_code == 200
+    schema = json.loads(response.content)
+    assert schema["info"]["title"] == "Astrocyte Daily API"
+    assert "/api/v1/" in schema["paths"]
+
+
+def test_api_docs_page_serves_swagger_ui_locally(client: Client) -> None:
+    response = client.get("/api/v1/docs/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "swagger-ui" in page
+    assert "/static/drf_spectacular_sidecar/" in page  # no CDN needed
+
+
+def test_unknown_api_path_answers_in_the_error_shape(client: Client) -> None:
+    response = client.get("/api/v1/no-such-thing/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_admin_redirects_to_its_login_page(client: Client) -> None:
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
+    assert client.get("/admin/login/").status_code == 200
+
+
+def test_home_page_says_the_game_is_coming(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "coming" in page
+    assert 'href="/api/v1/docs/"' in page

@@ -1,0 +1,131 @@
+"""Settings come from the environment; each case runs in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, django
+django.setup()
+from django.conf import settings as s
+print(json.dumps({
+    "DEBUG": s.DEBUG,
+    "ALLOWED_HOSTS": s.ALLOWED_HOSTS,
+    "CSRF_TRUSTED_ORIGINS": s.CSRF_TRUSTED_ORIGINS,
+    "DATABASE": {k: s.DATABASES["default"][k] for k in ("ENGINE", "NAME", "HOST", "PORT", "USER")},
+    "CHANNEL_LAYERS": s.CHANNEL_LAYERS,
+    "CELERY_BROKER_URL": s.CELERY_BROKER_URL,
+    "CELERY_RESULT_BACKEND": s.CELERY_RESULT_BACKEND,
+    "CELERY_TASK_ALWAYS_EAGER": s.CELERY_TASK_ALWAYS_EAGER,
+    "LOG_LEVEL": s.LOG_LEVEL,
+    "STATICFILES_BACKEND": s.STORAGES["staticfiles"]["BACKEND"],
+}, default=str))
+"""
+
+
+def run_settings(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ENVIRONMENT_VARIABLES}
+    clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+
+
+def settings_for(env: dict[str, str]) -> dict[str, Any]:
+    result = run_settings(env)
+    assert result.returncode == 0, result.stderr
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    return loaded
+
+
+def test_defaults_are_the_embedded_set_up() -> None:
+    loaded = settings_for({})
+    assert loaded["DEBUG"] is True
+    assert loaded["DATABASE"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert loaded["DATABASE"]["NAME"] == str(BASE_DIR / "db.sqlite3")
+    assert loaded["CHANNEL_LAYERS"]["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["CELERY_TASK_ALWAYS_EAGER"] is True
+    assert loaded["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
+    assert loaded["LOG_LEVEL"] == "INFO"
+
+
+def test_database_and_redis_urls_are_parsed() -> None:
+    loaded = settings_for(
+        {
+            "DATABASE_URL": "postgres://player:pw@db.internal:6543/astrocyte",
+            "REDIS_URL": "redis://cache.internal:6380/2",
+        }
+    )
+    assert loaded["DATABASE"] == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "astrocyte",
+        "HOST": "db.internal",
+        "PORT": 6543,
+        "USER": "player",
+    }
+    layer = loaded["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"] == ["redis://cache.internal:6380/2"]
+    assert loaded["CELERY_BROKER_URL"] == "redis://cache.internal:6380/2"
+    assert loaded["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6380/2"
+    assert loaded["CELERY_TASK_ALWAYS_EAGER"] is False
+
+
+def test_lists_and_log_level_are_parsed() -> None:
+    loaded = settings_for(
+        {
+            "ALLOWED_HOSTS": "play.example.org,.example.net",
+            "CSRF_TRUSTED_ORIGINS": "https://play.example.org",
+            "LOG_LEVEL": "warning",
+        }
+    )
+    assert loaded["ALLOWED_HOSTS"] == ["play.example.org", ".example.net"]
+    assert loaded["CSRF_TRUSTED_ORIGINS"] == ["https://play.example.org"]
+    assert loaded["LOG_LEVEL"] == "WARNING"
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [None, "", DEV_SECRET_KEY],
+    ids=["missing", "empty", "development-key"],
+)
+def test_production_refuses_the_development_secret(secret: str | None) -> None:
+    env = {"DEBUG": "false"}
+    if secret is not None:
+        env["SECRET_KEY"] = secret
+    result = run_settings(env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "Refusing to start with DEBUG=false" in result.stderr
+
+
+def test_production_starts_with_a_real_secret() -> None:
+    loaded = settings_for({"DEBUG": "false", "SECRET_KEY": "x" * 50})
+    assert loaded["DEBUG"] is False
+    assert loaded["STATICFILES_BACKEND"].startswith("whitenoise.")
+
+
+def test_settings_read_exactly_the_registered_variables() -> None:
+    """config/env.py is the one list the README and docker-compose.yml are checked against."""
+    source = (ROOT / "config" / "settings.py").read_text()
+    read = set(re.findall(r"env(?:\.\w+)?\(\s*\"([A-Z_]+)\"", source))
+    assert read == set(ENVIRONMENT_VARIABLES)
+
+
+def test_readme_documents_every_variable() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name in ENVIRONMENT_VARIABLES:
+        assert f"`{name}`" in readme, f"README's configuration table lacks {name}"
