@@ -1,0 +1,81 @@
+"""Small hand-built positions for the rules tests.
+
+Columns are written as strings, bottom card first: ``"9D 4S KH"`` has KH on top.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.engine import VARIANTS, Board, board_from_state, board_state
+
+RANKS = "A23456789TJQK"
+# RULES.md's variant table, written independently of games.engine.variants
+SUITS_OF = {"astrocyte": "SHDC", "spider1": "S", "spider2": "SH", "spider4": "SHDC"}
+
+
+def run(suit: str, high: str = "K", low: str = "A") -> str:
+    """A one-suit descending run as a column string: ``run("S", "5", "3") == "5S 4S 3S"``."""
+    top, bottom = RANKS.index(high), RANKS.index(low)
+    return " ".join(RANKS[r] + suit for r in range(top, bottom - 1, -1))
+
+
+def build(
+    variant: str = "astrocyte",
+    tableau: list[str] | None = None,
+    face_down: list[int] | None = None,
+    cells: list[str | None] | None = None,
+    foundations: list[str] | None = None,
+    stock: str = "",
+) -> Board:
+    """A board from short descriptions; missing columns, cells and foundations are empty."""
+    v = VARIANTS[variant]
+    columns = [col.split() for col in (tableau or [])]
+    columns += [[] for _ in range(v.columns - len(columns))]
+    downs = list(face_down or [])
+    downs += [0] * (v.columns - len(downs))
+    cell_list = list(cells or [])
+    cell_list += [None] * (v.cells - len(cell_list))
+    piles = [f.split() for f in (foundations or [])]
+    piles += [[] for _ in range(v.foundations - len(piles))]
+    return board_from_state(
+        {
+            "variant": variant,
+            "tableau": columns,
+            "face_down": downs,
+            "cells": cell_list,
+            "foundations": piles,
+            "stock": stock.split(),
+            "won": False,
+        }
+    )
+
+
+def columns(board: Board) -> list[str]:
+    """The tableau as column strings (the inverse of ``build``'s tableau)."""
+    return [" ".join(col) for col in board_state(board)["tableau"]]
+
+
+def all_cards(board: Board) -> Counter[str]:
+    """Every card of the position, wherever it is (tableau, cells, foundations, stock)."""
+    state = board_state(board)
+    cards: Counter[str] = Counter()
+    for col in state["tableau"]:
+        cards.update(col)
+    cards.update(c for c in state["cells"] if c is not None)
+    for pile in state["foundations"]:
+        cards.update(pile)
+    cards.update(state["stock"])
+    return cards
+
+
+def full_pack(variant: str) -> Counter[str]:
+    """The 104 cards of a variant, counted independently of the engine."""
+    suits = SUITS_OF[variant]
+    copies = 8 // len(suits)
+    return Counter(r + s for _ in range(copies) for s in suits for r in RANKS)
+
+
+def state_of(board: Board) -> dict[str, Any]:
+    return board_state(board)
