@@ -5,10 +5,21 @@ Columns are written as strings, bottom card first: ``"9D 4S KH"`` has KH on top.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
-from games.engine import VARIANTS, Board, board_from_state, board_state
+import pytest
+
+from games.engine import (
+    VARIANTS,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    board_from_state,
+    board_state,
+)
 
 RANKS = "A23456789TJQK"
 # RULES.md's variant table, written independently of games.engine.variants
@@ -79,3 +90,29 @@ def full_pack(variant: str) -> Counter[str]:
 
 def state_of(board: Board) -> dict[str, Any]:
     return board_state(board)
+
+
+def play(board: Board, text: str) -> None:
+    """Apply ``text`` through the checked path, after checking legal_actions() offers it."""
+    assert text in board.legal_actions(), f"{text} not offered: {board.legal_actions()}"
+    assert board.refusal(Move.parse(text, board.variant)) is None
+    board.push_text(text)
+
+
+def refuse(board: Board, text: Any, kind: str = "illegal", match: str | None = None) -> str:
+    """Check that ``text`` is refused with ``kind``, leaves the board as it was, and is not
+    offered; return the message."""
+    before = board_state(board)
+    stack_before = board.move_stack
+    error = InvalidMoveError if kind == "invalid" else IllegalMoveError
+    with pytest.raises(error) as caught:
+        board.push_text(text)
+    assert caught.value.kind == kind
+    assert caught.value.action == text
+    assert isinstance(caught.value, ValueError)
+    if match is not None:
+        assert re.search(match, caught.value.message), caught.value.message
+    assert board_state(board) == before
+    assert board.move_stack == stack_before
+    assert text not in board.legal_actions()
+    return caught.value.message
