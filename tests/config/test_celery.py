@@ -18,7 +18,6 @@ def test_ping_task_runs_in_process() -> None:
     assert ping.apply().get(timeout=5) == "pong"
 
 
-
 @pytest.mark.celery
 @pytest.mark.redis
 def test_ping_round_trip_through_a_real_worker(celery_worker: CeleryWorker) -> None:
