@@ -74,6 +74,10 @@ def manage(*args: str, env: dict[str, str] | None = None) -> None:
 
 def exec_server(command: list[str], env: dict[str, str]) -> int:
     say("$ " + " ".join(command))
+    if os.name == "posix":
+        # Become the server, so that signals (Ctrl-C, SIGTERM from a supervisor) reach it.
+        os.chdir(ROOT)
+        os.execve(command[0], command, env)
     process = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
         return process.wait()
