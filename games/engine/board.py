@@ -40,8 +40,16 @@ class Board:
     """A position of one variant, with the stack of actions that led to it."""
 
     __slots__ = (
-        "variant", "_tab", "_down", "_run", "_cells", "_found", "_stock", "_stock_pos",
-        "_home", "_stack",
+        "_cells",
+        "_down",
+        "_found",
+        "_home",
+        "_run",
+        "_stack",
+        "_stock",
+        "_stock_pos",
+        "_tab",
+        "variant",
     )
 
     def __init__(
@@ -63,7 +71,10 @@ class Board:
         self._stock_pos = 0
         self._home = sum(len(f) for f in foundations)
         self._stack: list[_Record] = []
-        self._run = [_run_length(col, down) if col else 0 for col, down in zip(tableau, face_down)]
+        self._run = [
+            _run_length(col, down) if col else 0
+            for col, down in zip(tableau, face_down, strict=True)
+        ]
 
     @classmethod
     def deal(cls, variant: Variant | str, seed: int) -> Board:
@@ -115,7 +126,7 @@ class Board:
             tuple(self._down),
             tuple(self._cells),
             tuple(tuple(f) for f in self._found),
-            tuple(self._stock[self._stock_pos:]),
+            tuple(self._stock[self._stock_pos :]),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -235,7 +246,7 @@ class Board:
             )
         if src >= FOUNDATION and not self.variant.can_take_back:
             return "in Spider a completed run stays on its foundation"
-        if CELL <= src < FOUNDATION and CELL <= dst:
+        if CELL <= src < FOUNDATION and dst >= CELL:
             return "a card in a cell may go only to the tableau, not to another cell"
         if src < CELL:
             col = self._tab[src]
@@ -353,7 +364,7 @@ class Board:
     def _deal(self) -> None:
         tab = self._tab
         runs = self._run
-        record = (DEAL, self._down[:], runs[:], None)
+        record: _Record = (DEAL, self._down[:], runs[:], None)
         stock = self._stock
         position = self._stock_pos
         for i, col in enumerate(tab):
@@ -445,4 +456,4 @@ def _cards(n: int) -> str:
     return "card" if n == 1 else f"{n} cards"
 
 
-__all__ = ["Board", "UNDO"]
+__all__ = ["UNDO", "Board"]

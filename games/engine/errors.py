@@ -22,7 +22,12 @@ class MoveError(ValueError):
         return self
 
     def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "action": self.action, "kind": self.kind, "message": self.message}
+        return {
+            "index": self.index,
+            "action": self.action,
+            "kind": self.kind,
+            "message": self.message,
+        }
 
     def __str__(self) -> str:
         where = f"action {self.index} " if self.index is not None else ""

@@ -110,7 +110,8 @@ UNDO = Move(UNDO_CODE, UNDO_CODE, 0)
 # instead of building new objects, which keeps move generation fast.
 TRANSFERS: list[list[list[Move]]] = [
     [
-        [Move(src, dst, n) for n in range(MAX_GROUP + 1)] if src < CELL and dst < CELL
+        [Move(src, dst, n) for n in range(MAX_GROUP + 1)]
+        if src < CELL and dst < CELL
         else [Move(src, dst, 1)] * 2
         for dst in range(PILES)
     ]
@@ -142,7 +143,9 @@ def _pile(prefix: str, number: str, variant: Variant | None, text: str) -> int:
 
 def _parse_uncached(text: Any, variant: Variant | None) -> Move:
     if not isinstance(text, str):
-        raise InvalidMoveError(text, f"an action is a string of the notation, not {type(text).__name__}")
+        raise InvalidMoveError(
+            text, f"an action is a string of the notation, not {type(text).__name__}"
+        )
     if text == "deal":
         return DEAL
     if text == "undo":

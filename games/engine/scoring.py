@@ -35,7 +35,9 @@ def score_breakdown(log: Sized | int, elapsed_seconds: float, board: Board) -> S
     if actions < 0:
         raise ValueError("an action count is never negative")
     if not elapsed_seconds >= 0:
-        raise ValueError(f"elapsed time is a non-negative number of seconds, not {elapsed_seconds!r}")
+        raise ValueError(
+            f"elapsed time is a non-negative number of seconds, not {elapsed_seconds!r}"
+        )
     time_penalty = math.floor(elapsed_seconds / 2)
     foundations = board.complete_foundations
     win_bonus = WIN_BONUS if board.is_won else 0

@@ -21,7 +21,7 @@ def board_state(board: Board) -> dict[str, Any]:
         "face_down": list(board._down),
         "cells": [text[c] if c else None for c in board._cells],
         "foundations": [[text[c] for c in f] for f in board._found],
-        "stock": [text[c] for c in board._stock[board._stock_pos:]],
+        "stock": [text[c] for c in board._stock[board._stock_pos :]],
         "won": board.is_won,
     }
 
@@ -72,18 +72,22 @@ def board_from_state(state: dict[str, Any]) -> Board:
     for i, (col, down) in enumerate(zip(tableau, face_down, strict=True)):
         if isinstance(down, bool) or not isinstance(down, int) or down < 0:
             raise StateError(f"face_down[{i}]: a count of cards, not {down!r}")
-        if col and down >= len(col) or not col and down:
+        if (col and down >= len(col)) or (not col and down):
             raise StateError(f"face_down[{i}]: the top card of a column is face up")
     cells_in = _list(state, "cells")
     if len(cells_in) != variant.cells:
         raise StateError(f"cells: {variant.id} has {variant.cells} cells, not {len(cells_in)}")
     cells = [0 if c is None else _cards([c], f"cells[{i}]")[0] for i, c in enumerate(cells_in)]
-    foundations = [_cards(f, f"foundations[{i}]") for i, f in enumerate(_list(state, "foundations"))]
+    foundations = [
+        _cards(f, f"foundations[{i}]") for i, f in enumerate(_list(state, "foundations"))
+    ]
     if len(foundations) != variant.foundations:
         raise StateError(f"foundations: there are {variant.foundations}, not {len(foundations)}")
     for i, f in enumerate(foundations):
         if f and (len(f) > RUN or _run_length(f, 0) != len(f) or f[0] & 15 != RUN):
-            raise StateError(f"foundations[{i}]: a foundation holds a run of one suit from the King down")
+            raise StateError(
+                f"foundations[{i}]: a foundation holds a run of one suit from the King down"
+            )
     stock = _cards(_list(state, "stock"), "stock")
     if len(stock) % variant.columns:
         raise StateError(f"stock: a whole number of deals of {variant.columns} cards")
@@ -109,4 +113,11 @@ def _cards(values: Any, where: str) -> list[int]:
     return codes
 
 
-__all__ = ["STATE_KEYS", "StateError", "board_from_state", "board_state", "board_view", "state_json"]
+__all__ = [
+    "STATE_KEYS",
+    "StateError",
+    "board_from_state",
+    "board_state",
+    "board_view",
+    "state_json",
+]
