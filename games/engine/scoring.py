@@ -7,6 +7,7 @@ from collections.abc import Sized
 from dataclasses import dataclass
 
 from .board import Board
+from .replay import parse_log
 
 BASE = 500
 PER_FOUNDATION = 100
@@ -31,6 +32,8 @@ def score_breakdown(log: Sized | int, elapsed_seconds: float, board: Board) -> S
 
     Every action counts, undo included; a foundation counts while it holds all 13 cards.
     """
+    if isinstance(log, str):
+        log = parse_log(log)  # a text log: count its actions, not its characters
     actions = log if isinstance(log, int) else len(log)
     if actions < 0:
         raise ValueError("an action count is never negative")
