@@ -120,8 +120,9 @@ def test_the_largest_seed_is_accepted() -> None:
 
 
 def test_an_unreadable_file(tmp_path: Path) -> None:
-    one_line_error(engine("replay", "astrocyte", "0", str(tmp_path / "missing.json")),
-                   "cannot read the log")
+    one_line_error(
+        engine("replay", "astrocyte", "0", str(tmp_path / "missing.json")), "cannot read the log"
+    )
     one_line_error(engine("replay", "astrocyte", "0", str(tmp_path)), "cannot read the log")
     binary = tmp_path / "log.bin"
     binary.write_bytes(b"\xff\xfe\x00deal")

@@ -231,10 +231,18 @@ def test_every_generated_move_round_trips() -> None:
 def test_errors_carry_action_index_kind_and_message() -> None:
     invalid = InvalidMoveError("x", "not an action")
     illegal = IllegalMoveError("t1-f1", "no card is played to a foundation by hand")
-    assert invalid.as_dict() == {"index": None, "action": "x", "kind": "invalid",
-                                 "message": "not an action"}
+    assert invalid.as_dict() == {
+        "index": None,
+        "action": "x",
+        "kind": "invalid",
+        "message": "not an action",
+    }
     assert illegal.at(7) is illegal
-    assert illegal.as_dict() == {"index": 7, "action": "t1-f1", "kind": "illegal",
-                                 "message": "no card is played to a foundation by hand"}
+    assert illegal.as_dict() == {
+        "index": 7,
+        "action": "t1-f1",
+        "kind": "illegal",
+        "message": "no card is played to a foundation by hand",
+    }
     assert str(illegal) == "action 7 't1-f1': no card is played to a foundation by hand"
     assert str(invalid) == "'x': not an action"

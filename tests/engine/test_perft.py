@@ -46,8 +46,18 @@ def hand_built_astrocyte() -> Board:
 def hand_built_spider() -> Board:
     return build(
         "spider1",
-        tableau=["9S 8S 7S", "", run("S", "K", "4"), "5S 3S", "6S 5S 4S", "JS", "TS 9S", "AS",
-                 "2S", "QS"],
+        tableau=[
+            "9S 8S 7S",
+            "",
+            run("S", "K", "4"),
+            "5S 3S",
+            "6S 5S 4S",
+            "JS",
+            "TS 9S",
+            "AS",
+            "2S",
+            "QS",
+        ],
         face_down=[1, 0, 0, 0, 1],
         foundations=[run("S")],
         stock="3S " * 10,
@@ -56,20 +66,24 @@ def hand_built_spider() -> Board:
 
 LOGS = {
     "astrocyte-123456": (
-        "astrocyte", 123456,
+        "astrocyte",
+        123456,
         "t2-c4 t6-c2 t2-c1 t4-t7 t2-t1 t5-c3 deal c1-t7 t6-c1 deal t4-t2 t2-t1",
     ),
     "spider4-max": (
-        "spider4", 2**64 - 1,
+        "spider4",
+        2**64 - 1,
         "t2-t5 t5-t8 t5-t7 t4-t5 t4-t10 deal t9-t6 t6-t10 deal t2-t10 t2-t10 deal",
     ),
     "spider2-123456": (
-        "spider2", 123456,
+        "spider2",
+        123456,
         "t2-t10 t10-t8 t8-t10 t5-t3 t6-t7 t7-t4:2 t6-t10 t2-t5 deal t1-t8 deal deal t8-t6 "
         "t10-t6 t5-t6 t5-t6 t8-t7 t7-t9 t9-t8 t8-t7",
     ),
     "astrocyte-0-walk": (
-        "astrocyte", 0,
+        "astrocyte",
+        0,
         "t4-t5 t5-c1 t2-c2 c1-t1 t7-c1 t6-t3 t2-c4 t2-t1 t2-c3 t4-t8 c4-t2 t7-t1 t4-c4 deal "
         "t1-t7 c2-t3 t6-c2 deal t8-t6 t8-t2 t6-t4 t4-t6 t8-t4 t7-t2 t3-t8 t8-t1:2 t8-t5 c1-t2 "
         "t3-t1:2 t3-c1",
@@ -145,7 +159,13 @@ def test_astrocyte_start_moves_in_detail() -> None:
     # seed 0, tops: t1 8S, t2 AH, t3 7S, t4 7H, t5 8H, t6 6D, t7 TC, t8 4C
     texts = [str(m) for m in Board.deal("astrocyte", 0).legal_moves()]
     assert [t for t in texts if not t.endswith(("c1", "c2", "c3", "c4"))] == [
-        "t3-t1", "t3-t5", "t4-t1", "t4-t5", "t6-t3", "t6-t4", "deal",
+        "t3-t1",
+        "t3-t5",
+        "t4-t1",
+        "t4-t5",
+        "t6-t3",
+        "t6-t4",
+        "deal",
     ]
     assert [t for t in texts if t.endswith("c3")] == [f"t{i}-c3" for i in range(1, 9)]
     assert len(texts) == 7 + 32

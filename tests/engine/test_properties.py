@@ -158,16 +158,20 @@ def test_a_replayed_log_always_ends_in_the_same_state(
 def check_view(board: Board) -> None:
     state, view = board_state(board), board_view(board)
     assert list(view) == list(state)
-    for column, seen, down in zip(state["tableau"], view["tableau"], state["face_down"],
-                                  strict=True):
+    for column, seen, down in zip(
+        state["tableau"], view["tableau"], state["face_down"], strict=True
+    ):
         assert len(seen) == len(column)
         assert seen[:down] == [None] * down  # every face-down card hidden
         assert seen[down:] == column[down:]  # every face-up card shown
     assert view["stock"] == [None] * len(state["stock"])
     for key in ("variant", "face_down", "cells", "foundations", "won"):
         assert view[key] == state[key]
-    hidden = [card for col, d in zip(state["tableau"], state["face_down"], strict=True)
-              for card in col[:d]] + state["stock"]
+    hidden = [
+        card
+        for col, d in zip(state["tableau"], state["face_down"], strict=True)
+        for card in col[:d]
+    ] + state["stock"]
     visible = [card for col in view["tableau"] for card in col if card is not None]
     visible += [c for c in view["cells"] if c is not None]
     visible += [card for f in view["foundations"] for card in f]
@@ -237,8 +241,16 @@ def test_a_copy_is_independent(variant: str, seed: int, data: st.DataObject) -> 
 def busy_astrocyte() -> Board:
     # runs one or two moves from home, cells, foundations to take back from, an empty column
     return build(
-        tableau=[run("S", "K", "5"), "9D 4S 3S 2S", "QC JC " + run("H", "K", "2"), "AH",
-                 "5C " + run("D", "K", "3"), "2D AD", "8C 7C", ""],
+        tableau=[
+            run("S", "K", "5"),
+            "9D 4S 3S 2S",
+            "QC JC " + run("H", "K", "2"),
+            "AH",
+            "5C " + run("D", "K", "3"),
+            "2D AD",
+            "8C 7C",
+            "",
+        ],
         face_down=[0, 1, 2, 0, 1],
         cells=["AS", None, "6C", None],
         foundations=[run("C"), "", run("S")],
@@ -249,8 +261,18 @@ def busy_astrocyte() -> Board:
 def busy_spider() -> Board:
     return build(
         "spider2",
-        tableau=[run("S", "K", "2"), "4H 2S", "QH " + run("H", "K", "2"), "AH", "9S AS",
-                 run("S", "K", "6"), "5S 4S 3S 2S", "", "7H 6H", "AS"],
+        tableau=[
+            run("S", "K", "2"),
+            "4H 2S",
+            "QH " + run("H", "K", "2"),
+            "AH",
+            "9S AS",
+            run("S", "K", "6"),
+            "5S 4S 3S 2S",
+            "",
+            "7H 6H",
+            "AS",
+        ],
         face_down=[0, 1, 1, 0, 1, 0, 0],
         foundations=[run("H")],
         stock="AS AH AS AH AS AH AS AH AS AH",

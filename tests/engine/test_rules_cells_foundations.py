@@ -154,8 +154,16 @@ def test_a_back_move_that_recompletes_a_run_sends_it_to_the_next_empty_foundatio
 def test_runs_completed_by_one_deal_go_home_left_to_right() -> None:
     # t2 and t6 each lack their Ace; one deal brings both; f2 is already taken
     board = build(
-        tableau=["5H", "QS " + run("D", "K", "2"), "5H", "5H", "5H", "8S " + run("C", "K", "2"),
-                 "5H", "5H"],
+        tableau=[
+            "5H",
+            "QS " + run("D", "K", "2"),
+            "5H",
+            "5H",
+            "5H",
+            "8S " + run("C", "K", "2"),
+            "5H",
+            "5H",
+        ],
         face_down=[0, 1, 0, 0, 0, 1],
         foundations=["", SPADES],
         stock="9D AD 9D 9D 9D AC 9D 9D",
@@ -219,8 +227,9 @@ def test_a_deal_completing_a_run_over_another_complete_run() -> None:
 
 
 def test_a_deal_may_put_a_card_on_an_ace() -> None:
-    board = build(tableau=["AS", "AH", "KD", "5C", "5C", "5C", "5C", "5C"],
-                  stock="9D 9D 9D 9D 9D 9D 9D 9D")
+    board = build(
+        tableau=["AS", "AH", "KD", "5C", "5C", "5C", "5C", "5C"], stock="9D 9D 9D 9D 9D 9D 9D 9D"
+    )
     play(board, "deal")
     assert columns(board)[:3] == ["AS 9D", "AH 9D", "KD 9D"]
 

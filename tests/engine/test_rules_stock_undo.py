@@ -30,8 +30,9 @@ def test_spider_deal_covers_ten_columns() -> None:
     before = board_state(board)
     play(board, "deal")
     after = board_state(board)
-    assert after["tableau"] == [[*col, card] for col, card in
-                                zip(before["tableau"], before["stock"][:10], strict=True)]
+    assert after["tableau"] == [
+        [*col, card] for col, card in zip(before["tableau"], before["stock"][:10], strict=True)
+    ]
     assert after["stock"] == before["stock"][10:]
     assert after["face_down"] == before["face_down"]
 
@@ -49,16 +50,20 @@ def test_no_deal_names_the_first_empty_column() -> None:
     board = Board.deal("spider1", 3)
     column = next(i for i, col in enumerate(board_state(board)["tableau"]))
     assert column == 0
-    board = build("spider1", tableau=["5S", "", "5S", "", "5S", "5S", "5S", "5S", "5S", "5S"],
-                  stock="5S " * 10)
+    board = build(
+        "spider1",
+        tableau=["5S", "", "5S", "", "5S", "5S", "5S", "5S", "5S", "5S"],
+        stock="5S " * 10,
+    )
     refuse(board, "deal", match="fill t2 first")
 
 
 def test_cells_do_not_count_for_the_deal() -> None:
     board = build(tableau=["9D"] * 8, cells=[None, "5C"], stock="AS 2S 3S 4S 5S 6S 7S 8S")
     play(board, "deal")
-    board = build(tableau=["9D"] * 8, cells=["QS", "5C", "4C", "3C"],
-                  stock="AS 2S 3S 4S 5S 6S 7S 8S")
+    board = build(
+        tableau=["9D"] * 8, cells=["QS", "5C", "4C", "3C"], stock="AS 2S 3S 4S 5S 6S 7S 8S"
+    )
     play(board, "deal")
 
 
@@ -84,8 +89,16 @@ def test_five_deals_and_no_more(variant: str) -> None:
 
 def test_undo_of_a_deal_that_sent_runs_home_restores_the_exact_position() -> None:
     board = build(
-        tableau=["QS " + run("D", "K", "2"), "5H", "5H", "7C " + run("C", "K", "2"),
-                 "5H", "5H", "5H", "5H"],
+        tableau=[
+            "QS " + run("D", "K", "2"),
+            "5H",
+            "5H",
+            "7C " + run("C", "K", "2"),
+            "5H",
+            "5H",
+            "5H",
+            "5H",
+        ],
         face_down=[1, 0, 0, 1],
         foundations=["", SPADES],
         stock="AD 9D 9D AC 9D 9D 9D 9D 2S 2S 2S 2S 2S 2S 2S 2S",
@@ -102,7 +115,11 @@ def test_undo_of_a_deal_that_sent_runs_home_restores_the_exact_position() -> Non
     # the position plays on exactly as before
     play(board, "deal")
     assert [" ".join(f) for f in board_state(board)["foundations"][:4]] == [
-        run("D"), SPADES, run("C"), ""]
+        run("D"),
+        SPADES,
+        run("C"),
+        "",
+    ]
 
 
 def test_undo_of_a_move_with_a_flip_turns_the_card_back_down() -> None:
@@ -175,8 +192,18 @@ def test_legal_actions_offers_undo_only_with_something_to_undo() -> None:
     play(board, "t1-t2")
     # 6S 5H is no one-suit run: no "t2-t1:2"
     assert board.legal_actions() == [
-        "t2-t1", "t3-t1", "t4-t1", "t5-t1", "t6-t1", "t7-t1", "t8-t1",
-        "c1-t1", "c2-t1", "c3-t1", "c4-t1", "undo",
+        "t2-t1",
+        "t3-t1",
+        "t4-t1",
+        "t5-t1",
+        "t6-t1",
+        "t7-t1",
+        "t8-t1",
+        "c1-t1",
+        "c2-t1",
+        "c3-t1",
+        "c4-t1",
+        "undo",
     ]
     assert all(not m.is_undo for m in board.legal_moves())
 
@@ -186,8 +213,9 @@ def test_legal_actions_offers_undo_only_with_something_to_undo() -> None:
 
 def near_won(variant: str = "astrocyte") -> Board:
     columns_ = 8 if variant == "astrocyte" else 10
-    return build(variant, tableau=[run("C", "K", "2"), "AC"] + [""] * (columns_ - 2),
-                 foundations=SEVEN_RUNS)
+    return build(
+        variant, tableau=[run("C", "K", "2"), "AC"] + [""] * (columns_ - 2), foundations=SEVEN_RUNS
+    )
 
 
 @pytest.mark.parametrize("variant", ["astrocyte", "spider4"])
@@ -247,11 +275,13 @@ def test_not_stuck_while_a_deal_is_left() -> None:
 
 
 def test_astrocyte_stuck_with_full_cells() -> None:
-    board = build(tableau=["AS", "AH", "AD", "AC", "AS", "AH", "AD", "AC"],
-                  cells=["KS", "KH", "QD", "9C"])
+    board = build(
+        tableau=["AS", "AH", "AD", "AC", "AS", "AH", "AD", "AC"], cells=["KS", "KH", "QD", "9C"]
+    )
     assert board.is_stuck()
-    board = build(tableau=["AS", "AH", "AD", "AC", "AS", "AH", "AD", "AC"],
-                  cells=["KS", "KH", "QD", None])
+    board = build(
+        tableau=["AS", "AH", "AD", "AC", "AS", "AH", "AD", "AC"], cells=["KS", "KH", "QD", None]
+    )
     assert not board.is_stuck()
     assert {str(m) for m in board.legal_moves()} == {f"t{i}-c4" for i in range(1, 9)}
 
@@ -269,7 +299,6 @@ def test_stuck_with_undo_available_is_still_stuck() -> None:
 def test_a_back_move_keeps_astrocyte_from_being_stuck() -> None:
     board = build(tableau=["KS"] * 7 + ["2C"], cells=["KS", "KH", "KD", "KC"])
     assert board.is_stuck()
-    board = build(tableau=["KS"] * 7 + ["2C"], cells=["KS", "KH", "KD", "KC"],
-                  foundations=[HEARTS])
+    board = build(tableau=["KS"] * 7 + ["2C"], cells=["KS", "KH", "KD", "KC"], foundations=[HEARTS])
     assert not board.is_stuck()
     assert [str(m) for m in board.legal_moves()] == ["f1-t8"]

@@ -57,8 +57,13 @@ def test_view_at_the_deal_hides_face_down_and_stock_cards() -> None:
 
 
 def test_view_shows_cells_foundations_and_a_flipped_card() -> None:
-    board = build(tableau=["3C 9D 5H", "6S"], face_down=[2], cells=["KH"],
-                  foundations=[run("S")], stock="2D 2D 2D 2D 2D 2D 2D 2D")
+    board = build(
+        tableau=["3C 9D 5H", "6S"],
+        face_down=[2],
+        cells=["KH"],
+        foundations=[run("S")],
+        stock="2D 2D 2D 2D 2D 2D 2D 2D",
+    )
     view = board_view(board)
     assert view["tableau"][0] == [None, None, "5H"]
     assert view["cells"] == ["KH", None, None, None]
@@ -134,13 +139,29 @@ def test_bad_states_are_refused_with_a_reason(state: Any, where: str) -> None:
 
 def test_state_error_is_a_value_error_and_hand_built_states_may_be_small() -> None:
     assert issubclass(StateError, ValueError)
-    board = board_from_state({"variant": "spider1", "tableau": [[]] * 10, "face_down": [0] * 10,
-                              "cells": [], "foundations": [[]] * 8, "stock": []})
+    board = board_from_state(
+        {
+            "variant": "spider1",
+            "tableau": [[]] * 10,
+            "face_down": [0] * 10,
+            "cells": [],
+            "foundations": [[]] * 8,
+            "stock": [],
+        }
+    )
     assert board.legal_moves() == [] and not board.is_won
     # an empty column holds no face-down card
     with pytest.raises(StateError):
-        board_from_state({"variant": "spider1", "tableau": [[]] * 10, "face_down": [1] + [0] * 9,
-                          "cells": [], "foundations": [[]] * 8, "stock": []})
+        board_from_state(
+            {
+                "variant": "spider1",
+                "tableau": [[]] * 10,
+                "face_down": [1] + [0] * 9,
+                "cells": [],
+                "foundations": [[]] * 8,
+                "stock": [],
+            }
+        )
 
 
 def test_repr_of_a_board_shows_its_state() -> None:
