@@ -119,7 +119,7 @@ PERFT_DEEP = {"astrocyte-0": 34615, "hand-astrocyte": 55969}
 
 # the legal moves at the start of every pinned deal; the rank pattern of the shuffled pack is
 # the same in every variant, so the Spider variants share their first moves for a seed
-START_MOVES = {
+START_MOVES: dict[tuple[str, int], int | str] = {
     ("astrocyte", 0): 39,
     ("astrocyte", 123456): 38,
     ("astrocyte", 2**64 - 1): 35,
