@@ -115,8 +115,8 @@ class Board:
         return len(self._stack)
 
     def is_stuck(self) -> bool:
-        """No action but undo is possible, and the game is not won."""
-        return not self.is_won and not self.legal_moves()
+        """RULES.md's "stuck": the stock is empty and no move other than undo exists."""
+        return not self.is_won and self._stock_pos >= len(self._stock) and not self.legal_moves()
 
     def position_key(self) -> tuple[Any, ...]:
         """Everything that decides the future of the game, hashable; equal positions, equal keys."""

@@ -33,10 +33,12 @@ def parse_variant(text: str) -> Variant:
 
 
 def parse_seed(text: str) -> int:
-    try:
-        seed = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+    # plain ASCII digits only: int() would also take "+5", " 5", "1_000" and other scripts' digits
+    if not (text.isascii() and text.isdigit()):
+        if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
+            raise argparse.ArgumentTypeError(f"a seed is between 0 and {MAX_SEED}, not {text}")
+        raise argparse.ArgumentTypeError(f"a seed is a whole number in decimal digits, not {text!r}")
+    seed = int(text)
     if not 0 <= seed <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is between 0 and {MAX_SEED}, not {seed}")
     return seed

@@ -105,6 +105,10 @@ def test_an_empty_log_applies_nothing() -> None:
         ("astrocyte", "1.5", ["seed"]),
         ("astrocyte", "", ["seed"]),
         ("astrocyte", "0x10", ["seed"]),
+        ("astrocyte", "+5", ["seed", "+5"]),
+        ("astrocyte", " 5", ["seed"]),
+        ("astrocyte", "1_000", ["seed", "1_000"]),
+        ("astrocyte", "\u0663", ["seed"]),
     ],
 )
 def test_bad_arguments_give_one_line_and_exit_two(

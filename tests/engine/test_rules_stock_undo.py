@@ -274,6 +274,14 @@ def test_not_stuck_while_a_deal_is_left() -> None:
     assert not board.is_stuck()
 
 
+def test_not_stuck_while_the_stock_holds_cards_even_when_nothing_moves() -> None:
+    # RULES.md: stuck needs an empty stock. (Unreachable in a real game: a deal is always
+    # possible or some card can fill the empty column; hand-built here.)
+    board = build("spider1", tableau=[""] * 10, stock="9S " * 10)
+    assert board.legal_moves() == []
+    assert not board.is_stuck()
+
+
 def test_astrocyte_stuck_with_full_cells() -> None:
     board = build(
         tableau=["AS", "AH", "AD", "AC", "AS", "AH", "AD", "AC"], cells=["KS", "KH", "QD", "9C"]
