@@ -1,0 +1,170 @@
+"""``solve``, ``verify`` and ``difficulty``: what the rest of the project calls."""
+
+from __future__ import annotations
+
+import math
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import Board, Move, Variant, replay, replay_on
+
+from .search import ProgressCallback, best_first
+from .shorten import shorten
+
+# Bump when a change can alter a result (the line found, its length, the effort): difficulty
+# numbers are comparable only within one version.
+SOLVER_VERSION = 1
+
+SOLVED = "solved"
+UNSOLVABLE = "unsolvable"
+UNKNOWN = "unknown"
+
+# Share of the memory limit given to the search tables; the rest is the interpreter and slack.
+TABLE_SHARE = 0.7
+# Time kept for shortening a line found near the limit (shortening never needs much).
+SHORTEN_SHARE = 0.15
+
+
+@dataclass(slots=True)
+class SolveResult:
+    status: str  # solved | unsolvable | unknown
+    moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    peak_memory_mb: float = 0.0
+    reason: str = ""
+    raw_length: int = 0  # length of the line the search found, before shortening
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    @property
+    def par(self) -> int | None:
+        return len(self.moves) if self.solved else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """RULES.md's solver object (status, moves, nodes, seconds), then par and memory."""
+        return {
+            "status": self.status,
+            "moves": list(self.moves),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "par": self.par,
+            "peak_memory_mb": round(self.peak_memory_mb, 1),
+        }
+
+
+def _max_rss_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def _start_board(position: Board | tuple[Variant | str, int]) -> Board:
+    if isinstance(position, Board):
+        board = position.copy()
+        board._stack = []  # the line is from this position; nothing before it can be undone
+        return board
+    variant, seed = position
+    return Board.deal(variant, seed)
+
+
+def solve(
+    position: Board | tuple[Variant | str, int],
+    *,
+    seconds: float = 60.0,
+    max_nodes: int | None = None,
+    max_memory_mb: int = 1024,
+    progress: ProgressCallback | None = None,
+    progress_every: int = 50_000,
+) -> SolveResult:
+    """Find a winning line from a board or a ``(variant, seed)`` deal, within the limits.
+
+    ``solved`` only when the engine's checked replay of the line wins; ``unsolvable`` only
+    when an unpruned search was exhausted; otherwise ``unknown`` (see ``reason``).
+    """
+    began = time.perf_counter()
+    rss_before = _max_rss_mb()
+    start = _start_board(position)
+    deadline = began + seconds
+    search_deadline = deadline - min(1.0, seconds * SHORTEN_SHARE)
+    cap = int(max_memory_mb * 1024 * 1024 * TABLE_SHARE)
+    outcome = best_first(
+        start,
+        deadline=search_deadline,
+        max_nodes=max_nodes,
+        memory_cap_bytes=cap,
+        progress=progress,
+        progress_every=progress_every,
+    )
+    if outcome.status == UNKNOWN and outcome.reason == "exhausted a pruned search":
+        # the focused search gave up on moves it judged pointless: try them all now
+        full = best_first(
+            start,
+            deadline=search_deadline,
+            max_nodes=None if max_nodes is None else max(0, max_nodes - outcome.nodes),
+            memory_cap_bytes=cap,
+            progress=progress,
+            progress_every=progress_every,
+            focused=False,
+        )
+        full.nodes += outcome.nodes
+        outcome = full
+    status = outcome.status
+    moves: list[Move] = outcome.moves
+    raw_length = len(moves)
+    if status == SOLVED:
+        moves = shorten(start, moves, deadline)
+        if not _replays_to_win(start, moves):
+            status, moves = UNKNOWN, []
+    memory = max(outcome.table_bytes / (1024 * 1024), _max_rss_mb() - rss_before)
+    return SolveResult(
+        status=status,
+        moves=[str(move) for move in moves] if status == SOLVED else [],
+        nodes=outcome.nodes,
+        seconds=time.perf_counter() - began,
+        peak_memory_mb=memory,
+        reason="bookkeeping error: the line does not win" if status != outcome.status
+        else outcome.reason,
+        raw_length=raw_length,
+    )
+
+
+def _replays_to_win(start: Board, moves: list[Move]) -> bool:
+    board = start.copy()
+    result = replay_on(board, [str(move) for move in moves])
+    return result.ok and result.won
+
+
+def verify(variant: Variant | str, seed: int, moves: list[str]) -> bool:
+    """Whether the engine's checked replay of ``moves`` on the deal ends in a win."""
+    try:
+        result = replay(variant, seed, list(moves))
+    except ValueError:
+        return False
+    return result.ok and result.won
+
+
+EASY_BELOW = 40.0
+HARD_FROM = 60.0
+
+
+def difficulty(result: SolveResult) -> tuple[str, float]:
+    """(easy | medium | hard, a number) from the search effort and the par.
+
+    Deterministic for a deal and a SOLVER_VERSION: nodes and par do not depend on timing
+    unless a limit was hit, and an unsolved deal is always "hard" with no par term.
+    """
+    effort = 10.0 * math.log10(1 + result.nodes)
+    length = (result.par or 0) / 10.0
+    number = round(effort + length, 1)
+    if not result.solved:
+        return "hard", number
+    if number < EASY_BELOW:
+        return "easy", number
+    if number < HARD_FROM:
+        return "medium", number
+    return "hard", number

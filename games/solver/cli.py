@@ -1,0 +1,66 @@
+"""``python -m games.solver VARIANT SEED [--seconds S]`` (RULES.md, "Command line").
+
+Prints ``{"status", "moves", "nodes", "seconds", "par", "peak_memory_mb"}`` as one JSON line.
+Exit status 0 when solved, 1 when unsolvable or unknown, 2 for a usage error (one line, as
+the engine's command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+
+from games.engine.cli import EXIT_REFUSED, EXIT_USAGE, _Parser, parse_seed, parse_variant
+from games.engine.variants import VARIANTS
+
+from .api import solve
+
+
+def parse_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds is a number, not {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"seconds is a positive number, not {text!r}")
+    return value
+
+
+def parse_positive(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"a positive whole number, not {text!r}")
+    return value
+
+
+def build_parser(prog: str = "python -m games.solver") -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="Find a winning line for a deal.")
+    parser.add_argument("variant", type=parse_variant, help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument("seed", type=parse_seed, help="0 .. 2**64 - 1")
+    parser.add_argument("--seconds", type=parse_seconds, default=60.0, help="time limit (60)")
+    parser.add_argument("--max-nodes", type=parse_positive, default=None, help="node limit")
+    parser.add_argument(
+        "--max-memory-mb", type=parse_positive, default=1024, help="memory limit in MiB (1024)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result = solve(
+        (args.variant, args.seed),
+        seconds=args.seconds,
+        max_nodes=args.max_nodes,
+        max_memory_mb=args.max_memory_mb,
+    )
+    print(json.dumps(result.as_dict()))
+    return 0 if result.solved else EXIT_REFUSED
+
+
+__all__ = ["EXIT_USAGE", "build_parser", "main"]

@@ -1,0 +1,82 @@
+"""Compact positions for the search: bytes to store, canonical bytes to deduplicate.
+
+The solver reads the board's internals here (``_tab``, ``_down``, ``_cells``, ``_found``,
+``_stock``, ``_stock_pos``) because building tuples through the public API for every node
+would cost more than the search itself. Nothing here decides what is legal: moves always
+come from ``Board.legal_moves()``.
+
+Layout of a column chunk: ``bytes((len, face_down)) + bytes(cards)``; the chunk carries its
+own length, so chunks concatenate without ambiguity and sort as whole columns.
+"""
+
+from __future__ import annotations
+
+from games.engine import Board, Variant
+
+Chunk = bytes
+
+
+def column_chunk(column: list[int], face_down: int) -> Chunk:
+    return bytes((len(column), face_down)) + bytes(column)
+
+
+def column_chunks(board: Board) -> list[Chunk]:
+    return [column_chunk(col, down) for col, down in zip(board._tab, board._down, strict=True)]
+
+
+def exact_tail(board: Board) -> bytes:
+    """Cells, foundations (length, suit each) and the deals made, in their real order."""
+    found = bytearray()
+    for pile in board._found:
+        found.append(len(pile))
+        found.append(pile[0] >> 4 if pile else 0)
+    deals_made = board._stock_pos // board.variant.columns
+    return bytes(board._cells) + bytes(found) + bytes((deals_made,))
+
+
+def canonical_key(board: Board, chunks: list[Chunk]) -> bytes:
+    """Equal for positions that are the same game up to relabelling piles.
+
+    Cells are interchangeable, and so are foundations (only their contents matter). Columns
+    are interchangeable only once the stock is empty: a deal gives each column its own card.
+    In Spider nothing comes back from a foundation, so only the number of cards home counts.
+    """
+    stock_left = board._stock_pos < len(board._stock)
+    body = b"".join(chunks) if stock_left else b"".join(sorted(chunks))
+    deals_made = board._stock_pos // board.variant.columns
+    if board.variant.cells:
+        found = sorted((len(pile), pile[0] >> 4 if pile else 0) for pile in board._found)
+        tail = bytes(sorted(board._cells)) + bytes(x for pair in found for x in pair)
+    else:
+        tail = bytes((board._home // 13,))
+    return body + tail + bytes((deals_made,))
+
+
+def encode(chunks: list[Chunk], tail: bytes) -> bytes:
+    return b"".join(chunks) + tail
+
+
+def decode(variant: Variant, stock: list[int], data: bytes) -> tuple[Board, list[Chunk]]:
+    """A fresh board (empty move stack) for ``data`` from :func:`encode`, and its chunks."""
+    tableau: list[list[int]] = []
+    face_down: list[int] = []
+    chunks: list[Chunk] = []
+    position = 0
+    for _ in range(variant.columns):
+        length = data[position]
+        end = position + 2 + length
+        chunks.append(data[position:end])
+        face_down.append(data[position + 1])
+        tableau.append(list(data[position + 2:end]))
+        position = end
+    cells = list(data[position:position + variant.cells])
+    position += variant.cells
+    foundations: list[list[int]] = []
+    for _ in range(variant.foundations):
+        length, suit = data[position], data[position + 1]
+        position += 2
+        top = suit * 16 + 13
+        foundations.append([top - k for k in range(length)])
+    board = Board(variant, tableau, face_down, cells, foundations, stock)
+    board._stock_pos = data[position] * variant.columns
+    return board, chunks

@@ -1,0 +1,237 @@
+"""Greedy best-first search with a transposition table over canonical positions.
+
+The open list is a heap of ``(penalty, -node id, encoded position)``: the lowest penalty
+first and, among equals, the newest node, so that the search dives like a DFS along a
+plateau but can still jump back to any earlier promising position (a pure DFS spends its
+whole budget under one bad early choice). A node is only a parent index and the move that
+made it, so the winning line is read back through the parents.
+
+Pruning is of two kinds. *Safe*: of several empty cells only the first is a target (cells
+are interchangeable and the key sorts them); once the stock is empty, of several empty
+columns only the first is a target, and a whole column never moves into an empty one (both
+give a position the key already knows). *Unsafe* (while the stock lasts, the column that
+receives a card matters for the deals): the same two rules applied anyway. When an unsafe
+prune has dropped a move, an exhausted search reports ``unknown``, never ``unsolvable``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.engine import Board, Move
+from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
+
+from .encoding import canonical_key, column_chunk, column_chunks, decode, encode, exact_tail
+from .heuristic import ColumnPenalties, global_penalty
+
+ALL_HOME = 104
+CHECK_EVERY = 32  # expansions between looks at the clock and the table size
+# Rough bytes a node costs: a key in the set, the parent and move slots, and, while it is
+# open, its heap entry with the encoded position. Calibrated against ru_maxrss.
+SEEN_OVERHEAD = 110
+OPEN_OVERHEAD = 140
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    nodes: int
+    seconds: float
+    open_nodes: int
+    best_home: int
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+@dataclass(slots=True)
+class SearchOutcome:
+    status: str  # solved | unsolvable | unknown
+    moves: list[Move]
+    nodes: int
+    table_bytes: int
+    reason: str  # why the search stopped, for logs
+
+
+def best_first(
+    start: Board,
+    *,
+    deadline: float,
+    max_nodes: int | None,
+    memory_cap_bytes: int,
+    progress: ProgressCallback | None = None,
+    progress_every: int = 50_000,
+    focused: bool = True,
+) -> SearchOutcome:
+    """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
+    variant = start.variant
+    stock = start._stock
+    if start.is_won:
+        return SearchOutcome("solved", [], 0, 0, "already won")
+    penalties = ColumnPenalties()
+    root, chunks = decode(variant, stock, encode(column_chunks(start), exact_tail(start)))
+    seen: set[bytes] = {canonical_key(root, chunks)}
+    parents: list[int] = [-1]
+    made_by: list[Move | None] = [None]
+    root_data = encode(chunks, exact_tail(root))
+    open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]
+    per_seen = len(next(iter(seen))) + SEEN_OVERHEAD
+    per_open = len(root_data) + OPEN_OVERHEAD
+    pruned_unsafely = False
+    trimmed = False
+    nodes = 0
+    expansions = 0
+    next_progress = progress_every
+    best_home = start._home
+    began = time.perf_counter()
+    heappush = heapq.heappush
+    heappop = heapq.heappop
+
+    def line_to(node: int) -> list[Move]:
+        line: list[Move] = []
+        while node > 0:
+            move = made_by[node]
+            assert move is not None
+            line.append(move)
+            node = parents[node]
+        line.reverse()
+        return line
+
+    def table_bytes() -> int:
+        return len(seen) * per_seen + len(open_list) * per_open + 16 * len(parents)
+
+    while open_list:
+        expansions += 1
+        if expansions % CHECK_EVERY == 0:
+            if time.perf_counter() >= deadline:
+                return SearchOutcome("unknown", [], nodes, table_bytes(), "time limit")
+            if table_bytes() > memory_cap_bytes:
+                if len(open_list) * per_open * 2 < memory_cap_bytes:
+                    return SearchOutcome("unknown", [], nodes, table_bytes(), "memory limit")
+                # keep the better half of the frontier; the search is no longer exhaustive
+                open_list = heapq.nsmallest(len(open_list) // 2, open_list)
+                trimmed = True
+        _, negative_id, data = heappop(open_list)
+        parent = -negative_id
+        board, chunks = decode(variant, stock, data)
+        tab = board._tab
+        down = board._down
+        stock_left = board._stock_pos < len(stock)
+        first_empty = next((j for j, col in enumerate(tab) if not col), -1)
+        first_free_cell = next((CELL + j for j, c in enumerate(board._cells) if not c), -1)
+        if focused:
+            wanted = _badly_placed(board)
+        for move in board.legal_moves():
+            src = move.src
+            dst = move.dst
+            if src != DEAL_CODE:
+                if focused and not _useful(board, move, wanted):
+                    pruned_unsafely = True
+                    continue
+                if dst >= CELL:
+                    if dst != first_free_cell:
+                        continue
+                elif not tab[dst] and (
+                    dst != first_empty or (src < CELL and move.count == len(tab[src]))
+                ):
+                    if stock_left:
+                        pruned_unsafely = True
+                    continue
+            board.push(move)
+            if src == DEAL_CODE:
+                child_chunks = column_chunks(board)
+            else:
+                child_chunks = chunks[:]
+                if src < CELL:
+                    child_chunks[src] = column_chunk(tab[src], down[src])
+                if dst < CELL:
+                    child_chunks[dst] = column_chunk(tab[dst], down[dst])
+            key = canonical_key(board, child_chunks)
+            if key in seen:
+                board.pop()
+                continue
+            seen.add(key)
+            nodes += 1
+            node = len(parents)
+            parents.append(parent)
+            made_by.append(move)
+            home = board._home
+            if home == ALL_HOME:
+                return SearchOutcome("solved", line_to(node), nodes, table_bytes(), "won")
+            if home > best_home:
+                best_home = home
+            penalty = sum(map(penalties, child_chunks)) + global_penalty(
+                sum(1 for c in board._cells if c),
+                home,
+                len(stock) - board._stock_pos,
+            )
+            heappush(open_list, (penalty, -node, encode(child_chunks, exact_tail(board))))
+            board.pop()
+            if max_nodes is not None and nodes >= max_nodes:
+                return SearchOutcome("unknown", [], nodes, table_bytes(), "node limit")
+        if progress is not None and nodes >= next_progress:
+            next_progress = nodes + progress_every
+            progress(Progress(nodes, time.perf_counter() - began, len(open_list), best_home))
+    if pruned_unsafely or trimmed:
+        return SearchOutcome("unknown", [], nodes, table_bytes(), "exhausted a pruned search")
+    return SearchOutcome("unsolvable", [], nodes, table_bytes(), "exhausted")
+
+
+def _badly_placed(board: Board) -> set[int]:
+    """Cards that want a better place: cell cards, and movable groups not on a card that takes them.
+
+    A move that frees the card one rank above one of these (same suit) may be worth making even
+    when it looks like a sideways step (the "swap" that lets another card join its suit).
+    """
+    wanted = {card for card in board._cells if card}
+    for col, down, run in zip(board._tab, board._down, board._run, strict=True):
+        if not col:
+            continue
+        bottom = len(col) - run
+        if bottom > down:
+            wanted.add(col[bottom])
+    return wanted
+
+
+def _useful(board: Board, move: Move, wanted: set[int]) -> bool:
+    """Whether a transfer makes progress or prepares some (the focused search's filter).
+
+    Progress: it turns a card over, empties a column, puts cards on a better place (same suit
+    beats another suit beats a blocked card), or frees a card that a badly placed card of its
+    suit is waiting for. A take-back from a foundation never counts.
+    """
+    src = move.src
+    dst = move.dst
+    if src >= CELL:
+        return src < FOUNDATION  # from a cell: always; from a foundation: never
+    col = board._tab[src]
+    count = move.count
+    below_index = len(col) - count - 1
+    if below_index < 0:
+        # the column empties: progress unless the cards only change column
+        return dst >= CELL or bool(board._tab[dst])
+    if below_index < board._down[src]:
+        return True
+    group = col[-count]
+    below = col[below_index]
+    if group + 1 == below:
+        here = 4
+    elif (group & 15) + 1 == (below & 15):
+        here = 2
+    else:
+        here = 0
+    if dst >= CELL:
+        there = 0
+    else:
+        target = board._tab[dst]
+        if not target:
+            there = 1
+        elif group + 1 == target[-1]:
+            there = 4
+        else:
+            there = 2
+    if there > here:
+        return True
+    return here < 4 and (below - 1) in wanted and (dst < CELL or here == 0)
