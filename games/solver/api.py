@@ -11,7 +11,7 @@ from typing import Any
 
 from games.engine import Board, Move, Variant, replay, replay_on
 
-from .search import ProgressCallback, best_first
+from .search import PRUNED_EXHAUSTED, ProgressCallback, best_first
 from .shorten import shorten
 
 # Bump when a change can alter a result (the line found, its length, the effort): difficulty
@@ -100,7 +100,7 @@ def solve(
         progress=progress,
         progress_every=progress_every,
     )
-    if outcome.status == UNKNOWN and outcome.reason == "exhausted a pruned search":
+    if outcome.status == UNKNOWN and outcome.reason == PRUNED_EXHAUSTED:
         # the focused search gave up on moves it judged pointless: try them all now
         full = best_first(
             start,

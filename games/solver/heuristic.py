@@ -7,17 +7,15 @@ columns and free cells are worth having. The score only orders the search; it ne
 
 from __future__ import annotations
 
-import os
-
 from .encoding import Chunk
 
-W_DOWN = int(os.environ.get('W_DOWN', '4'))  # a face-down card
-W_BREAK = int(os.environ.get('W_BREAK', '2'))  # a card on a card that does not take it
-W_OFF_SUIT = int(os.environ.get('W_OFF_SUIT', '1'))  # on the next rank of another suit
-W_EMPTY = int(os.environ.get('W_EMPTY', '-5'))  # an empty column
-W_STOCK = int(os.environ.get('W_STOCK', '1'))  # a card still in the stock
-W_CELL = int(os.environ.get('W_CELL', '2'))  # a card waiting in a cell
-W_HOME = int(os.environ.get('W_HOME', '-1'))  # a card on a foundation
+W_DOWN = 4  # a face-down card
+W_BREAK = 2  # a card on a card that does not take it
+W_OFF_SUIT = 1  # on the next rank of another suit
+W_EMPTY = -5  # an empty column
+W_STOCK = 1  # a card still in the stock
+W_CELL = 2  # a card waiting in a cell
+W_HOME = -1  # a card on a foundation
 
 _CACHE_LIMIT = 400_000
 

@@ -28,6 +28,7 @@ from .encoding import canonical_key, column_chunk, column_chunks, decode, encode
 from .heuristic import ColumnPenalties, global_penalty
 
 ALL_HOME = 104
+PRUNED_EXHAUSTED = "exhausted a pruned search"
 CHECK_EVERY = 32  # expansions between looks at the clock and the table size
 # Rough bytes a node costs: a key in the set, the parent and move slots, and, while it is
 # open, its heap entry with the encoded position. Calibrated against ru_maxrss.
@@ -55,80 +56,48 @@ class SearchOutcome:
     reason: str  # why the search stopped, for logs
 
 
-def best_first(
-    start: Board,
-    *,
-    deadline: float,
-    max_nodes: int | None,
-    memory_cap_bytes: int,
-    progress: ProgressCallback | None = None,
-    progress_every: int = 50_000,
-    focused: bool = True,
-) -> SearchOutcome:
-    """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
-    variant = start.variant
-    stock = start._stock
-    if start.is_won:
-        return SearchOutcome("solved", [], 0, 0, "already won")
-    penalties = ColumnPenalties()
-    root, chunks = decode(variant, stock, encode(column_chunks(start), exact_tail(start)))
-    seen: set[bytes] = {canonical_key(root, chunks)}
-    parents: list[int] = [-1]
-    made_by: list[Move | None] = [None]
-    root_data = encode(chunks, exact_tail(root))
-    open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]
-    per_seen = len(next(iter(seen))) + SEEN_OVERHEAD
-    per_open = len(root_data) + OPEN_OVERHEAD
-    pruned_unsafely = False
-    trimmed = False
-    nodes = 0
-    expansions = 0
-    next_progress = progress_every
-    best_home = start._home
-    began = time.perf_counter()
-    heappush = heapq.heappush
-    heappop = heapq.heappop
+Child = tuple[int, Move, bytes]  # penalty, the move that made it, encoded position
 
-    def line_to(node: int) -> list[Move]:
-        line: list[Move] = []
-        while node > 0:
-            move = made_by[node]
-            assert move is not None
-            line.append(move)
-            node = parents[node]
-        line.reverse()
-        return line
 
-    def table_bytes() -> int:
-        return len(seen) * per_seen + len(open_list) * per_open + 16 * len(parents)
+class Expander:
+    """Generates the new children of a position and keeps the transposition table."""
 
-    while open_list:
-        expansions += 1
-        if expansions % CHECK_EVERY == 0:
-            if time.perf_counter() >= deadline:
-                return SearchOutcome("unknown", [], nodes, table_bytes(), "time limit")
-            if table_bytes() > memory_cap_bytes:
-                if len(open_list) * per_open * 2 < memory_cap_bytes:
-                    return SearchOutcome("unknown", [], nodes, table_bytes(), "memory limit")
-                # keep the better half of the frontier; the search is no longer exhaustive
-                open_list = heapq.nsmallest(len(open_list) // 2, open_list)
-                trimmed = True
-        _, negative_id, data = heappop(open_list)
-        parent = -negative_id
-        board, chunks = decode(variant, stock, data)
+    def __init__(self, start: Board, focused: bool) -> None:
+        self.variant = start.variant
+        self.stock = start._stock
+        self.focused = focused
+        self.penalties = ColumnPenalties()
+        self.pruned_unsafely = False
+        self.nodes = 0
+        self.best_home = start._home
+        root, chunks = decode(self.variant, self.stock, self.root_data(start))
+        self.seen: set[bytes] = {canonical_key(root, chunks)}
+        self.per_seen = len(next(iter(self.seen))) + SEEN_OVERHEAD
+
+    @staticmethod
+    def root_data(start: Board) -> bytes:
+        return encode(column_chunks(start), exact_tail(start))
+
+    def children(self, data: bytes) -> tuple[list[Child], Move | None]:
+        """The children not seen before, and a move that wins at once if there is one."""
+        board, chunks = decode(self.variant, self.stock, data)
+        stock = self.stock
+        seen = self.seen
+        focused = self.focused
+        penalties = self.penalties
         tab = board._tab
         down = board._down
         stock_left = board._stock_pos < len(stock)
         first_empty = next((j for j, col in enumerate(tab) if not col), -1)
         first_free_cell = next((CELL + j for j, c in enumerate(board._cells) if not c), -1)
-        if focused:
-            wanted = _badly_placed(board)
+        wanted = _badly_placed(board) if focused else set()
+        found: list[Child] = []
         for move in board.legal_moves():
             src = move.src
             dst = move.dst
             if src != DEAL_CODE:
                 if focused and not _useful(board, move, wanted):
-                    pruned_unsafely = True
+                    self.pruned_unsafely = True
                     continue
                 if dst >= CELL:
                     if dst != first_free_cell:
@@ -137,7 +106,7 @@ def best_first(
                     dst != first_empty or (src < CELL and move.count == len(tab[src]))
                 ):
                     if stock_left:
-                        pruned_unsafely = True
+                        self.pruned_unsafely = True
                     continue
             board.push(move)
             if src == DEAL_CODE:
@@ -153,30 +122,107 @@ def best_first(
                 board.pop()
                 continue
             seen.add(key)
-            nodes += 1
-            node = len(parents)
-            parents.append(parent)
-            made_by.append(move)
+            self.nodes += 1
             home = board._home
             if home == ALL_HOME:
-                return SearchOutcome("solved", line_to(node), nodes, table_bytes(), "won")
-            if home > best_home:
-                best_home = home
+                return found, move
+            if home > self.best_home:
+                self.best_home = home
             penalty = sum(map(penalties, child_chunks)) + global_penalty(
                 sum(1 for c in board._cells if c),
                 home,
                 len(stock) - board._stock_pos,
             )
-            heappush(open_list, (penalty, -node, encode(child_chunks, exact_tail(board))))
+            found.append((penalty, move, encode(child_chunks, exact_tail(board))))
             board.pop()
-            if max_nodes is not None and nodes >= max_nodes:
-                return SearchOutcome("unknown", [], nodes, table_bytes(), "node limit")
-        if progress is not None and nodes >= next_progress:
-            next_progress = nodes + progress_every
-            progress(Progress(nodes, time.perf_counter() - began, len(open_list), best_home))
-    if pruned_unsafely or trimmed:
-        return SearchOutcome("unknown", [], nodes, table_bytes(), "exhausted a pruned search")
-    return SearchOutcome("unsolvable", [], nodes, table_bytes(), "exhausted")
+        return found, None
+
+
+class Lines:
+    """The tree of nodes as parent links, to read a winning line back."""
+
+    def __init__(self) -> None:
+        self.parents: list[int] = [-1]
+        self.made_by: list[Move | None] = [None]
+
+    def add(self, parent: int, move: Move) -> int:
+        self.parents.append(parent)
+        self.made_by.append(move)
+        return len(self.parents) - 1
+
+    def line_to(self, node: int, last: Move | None = None) -> list[Move]:
+        line: list[Move] = [] if last is None else [last]
+        while node > 0:
+            move = self.made_by[node]
+            assert move is not None
+            line.append(move)
+            node = self.parents[node]
+        line.reverse()
+        return line
+
+    def __len__(self) -> int:
+        return len(self.parents)
+
+
+def best_first(
+    start: Board,
+    *,
+    deadline: float,
+    max_nodes: int | None,
+    memory_cap_bytes: int,
+    progress: ProgressCallback | None = None,
+    progress_every: int = 50_000,
+    focused: bool = True,
+) -> SearchOutcome:
+    """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
+    if start.is_won:
+        return SearchOutcome("solved", [], 0, 0, "already won")
+    expander = Expander(start, focused)
+    lines = Lines()
+    root_data = expander.root_data(start)
+    open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]
+    per_open = len(root_data) + OPEN_OVERHEAD
+    trimmed = False
+    expansions = 0
+    next_progress = progress_every
+    began = time.perf_counter()
+    heappush = heapq.heappush
+    heappop = heapq.heappop
+
+    def table_bytes() -> int:
+        return len(expander.seen) * expander.per_seen + len(open_list) * per_open + 16 * len(lines)
+
+    while open_list:
+        expansions += 1
+        if expansions % CHECK_EVERY == 0:
+            if time.perf_counter() >= deadline:
+                return SearchOutcome("unknown", [], expander.nodes, table_bytes(), "time limit")
+            if table_bytes() > memory_cap_bytes:
+                if len(open_list) * per_open * 2 < memory_cap_bytes:
+                    return SearchOutcome(
+                        "unknown", [], expander.nodes, table_bytes(), "memory limit"
+                    )
+                # keep the better half of the frontier; the search is no longer exhaustive
+                open_list = heapq.nsmallest(len(open_list) // 2, open_list)
+                trimmed = True
+        _, negative_id, data = heappop(open_list)
+        parent = -negative_id
+        children, winner = expander.children(data)
+        if winner is not None:
+            line = lines.line_to(parent, winner)
+            return SearchOutcome("solved", line, expander.nodes, table_bytes(), "won")
+        for penalty, move, child in children:
+            heappush(open_list, (penalty, -lines.add(parent, move), child))
+        if max_nodes is not None and expander.nodes >= max_nodes:
+            return SearchOutcome("unknown", [], expander.nodes, table_bytes(), "node limit")
+        if progress is not None and expander.nodes >= next_progress:
+            next_progress = expander.nodes + progress_every
+            elapsed = time.perf_counter() - began
+            progress(Progress(expander.nodes, elapsed, len(open_list), expander.best_home))
+    if expander.pruned_unsafely or trimmed:
+        reason = PRUNED_EXHAUSTED
+        return SearchOutcome("unknown", [], expander.nodes, table_bytes(), reason)
+    return SearchOutcome("unsolvable", [], expander.nodes, table_bytes(), "exhausted")
 
 
 def _badly_placed(board: Board) -> set[int]:
@@ -223,7 +269,7 @@ def _useful(board: Board, move: Move, wanted: set[int]) -> bool:
     else:
         here = 0
     if dst >= CELL:
-        there = 0
+        return True  # digging with the cells takes plans longer than this filter can see
     else:
         target = board._tab[dst]
         if not target:
@@ -234,4 +280,6 @@ def _useful(board: Board, move: Move, wanted: set[int]) -> bool:
             there = 2
     if there > here:
         return True
+    if there == 4 and count + board._run[dst] > board._run[src]:
+        return True  # a longer run of one suit (as a run completed on its King)
     return here < 4 and (below - 1) in wanted and (dst < CELL or here == 0)
