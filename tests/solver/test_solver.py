@@ -1,0 +1,178 @@
+"""The solver: winning lines replay to a win in the engine, limits hold, dead ends are proven."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from games.engine import Board, Move, board_from_state, replay
+from games.solver import SOLVER_VERSION, SolveResult, difficulty, solve, verify
+from games.solver.shorten import shorten
+
+# (variant, seed) pairs the solver wins in well under a few seconds (see docs/solver.md)
+QUICK_DEALS = [("spider1", 2), ("spider1", 5), ("spider1", 9)]
+
+
+@pytest.mark.parametrize(("variant", "seed"), QUICK_DEALS)
+def test_solved_lines_replay_to_a_win(variant: str, seed: int) -> None:
+    result = solve((variant, seed), seconds=20)
+    assert result.status == "solved"
+    assert result.par == len(result.moves) > 0
+    replayed = replay(variant, seed, result.moves)
+    assert replayed.ok and replayed.won
+    assert verify(variant, seed, result.moves)
+    assert result.nodes > 0 and result.peak_memory_mb > 0
+
+
+def test_same_deal_same_result() -> None:
+    first = solve(("spider1", 2), seconds=20)
+    second = solve(("spider1", 2), seconds=20)
+    assert (first.moves, first.nodes) == (second.moves, second.nodes)
+    assert difficulty(first) == difficulty(second)
+
+
+def test_solve_from_a_board_leaves_it_alone_and_starts_there() -> None:
+    board = Board.deal("spider1", 5)
+    board.push(board.legal_moves()[0])
+    before = board.position_key()
+    result = solve(board, seconds=20)
+    assert board.position_key() == before
+    assert result.status == "solved"
+    check = board.copy()
+    for text in result.moves:
+        check.push_text(text)
+    assert check.is_won
+
+
+def test_verify_refuses_a_losing_or_broken_log() -> None:
+    result = solve(("spider1", 2), seconds=20)
+    assert not verify("spider1", 2, result.moves[:-1])
+    assert not verify("spider1", 3, result.moves)
+    assert not verify("spider1", 2, ["t1-t1", *result.moves])
+
+
+def _dead_spider(columns: list[list[str]]) -> Board:
+    state: dict[str, Any] = {
+        "variant": "spider1",
+        "tableau": columns,
+        "face_down": [0] * 10,
+        "cells": [],
+        "foundations": [[] for _ in range(8)],
+        "stock": [],
+        "won": False,
+    }
+    return board_from_state(state)
+
+
+def test_a_dead_position_is_unsolvable() -> None:
+    # a few spades that can shuffle around (an empty column appears) but never make a run
+    board = _dead_spider([["5S"], ["AS"], ["3S"], ["2S"], ["KS"], ["9S"], ["9S"], ["QS"],
+                          ["7S"], ["TS"]])
+    assert board.legal_moves()
+    result = solve(board, seconds=20)
+    assert result.status == "unsolvable"
+    assert result.moves == [] and result.nodes > 1
+
+
+def test_a_position_without_moves_is_unsolvable() -> None:
+    board = _dead_spider([["AS"]] * 10)
+    assert solve(board, seconds=5).status == "unsolvable"
+
+
+def test_a_dead_astrocyte_position_with_cells_is_unsolvable() -> None:
+    state: dict[str, Any] = {
+        "variant": "astrocyte",
+        "tableau": [["4H"], ["AS"], ["9D"], ["2C"], ["KS"], ["6H"], ["QD"], ["2S"]],
+        "face_down": [0] * 8,
+        "cells": ["3C", None, None, None],
+        "foundations": [[] for _ in range(8)],
+        "stock": [],
+        "won": False,
+    }
+    result = solve(board_from_state(state), seconds=30)
+    assert result.status == "unsolvable"
+
+
+def test_the_time_limit_is_honoured() -> None:
+    began = time.perf_counter()
+    result = solve(("spider4", 1), seconds=0.5)
+    elapsed = time.perf_counter() - began
+    assert result.status == "unknown"
+    assert elapsed < 1.0
+    assert result.seconds < 1.0
+
+
+def test_the_node_limit_is_honoured() -> None:
+    result = solve(("spider4", 1), seconds=30, max_nodes=2000)
+    assert result.status == "unknown"
+    assert 2000 <= result.nodes < 2100
+
+
+def test_the_memory_limit_stops_the_search() -> None:
+    result = solve(("spider4", 1), seconds=30, max_memory_mb=2)
+    assert result.status == "unknown"
+    assert "memory" in result.reason or result.reason.startswith("exhausted")
+
+
+def test_progress_is_reported() -> None:
+    seen: list[int] = []
+    solve(("spider4", 1), seconds=2, progress=lambda p: seen.append(p.nodes), progress_every=500)
+    assert seen and seen == sorted(seen)
+
+
+def _with_detours(start: Board, moves: list[Move]) -> list[Move]:
+    """The line with a move-and-move-back inserted wherever one exists."""
+    board = start.copy()
+    padded: list[Move] = []
+    for move in moves:
+        for detour in board.legal_moves():
+            if detour.src >= 10 or detour.dst >= 10 or detour.is_deal:
+                continue
+            back = Move(detour.dst, detour.src, detour.count)
+            key = board.position_key()
+            board.push(detour)
+            if board.refusal(back) is None:
+                board.push(back)
+                if board.position_key() == key:
+                    padded += [detour, back]
+                    board.pop()
+                    board.pop()
+                    break
+                board.pop()
+            board.pop()
+        padded.append(move)
+        board.push(move)
+    return padded
+
+
+def test_shortening_removes_detours_and_keeps_the_win() -> None:
+    start = Board.deal("spider1", 2)
+    result = solve(("spider1", 2), seconds=20)
+    line = [Move.parse(text, start.variant) for text in result.moves]
+    padded = _with_detours(start, line)
+    assert len(padded) > len(line) + 10
+    assert verify("spider1", 2, [str(m) for m in padded])
+    shorter = shorten(start, padded, time.perf_counter() + 20)
+    assert len(shorter) <= len(line)
+    assert verify("spider1", 2, [str(m) for m in shorter])
+
+
+def test_shortening_never_lengthens() -> None:
+    start = Board.deal("spider1", 9)
+    result = solve(("spider1", 9), seconds=20)
+    assert result.status == "solved"
+    assert result.raw_length >= len(result.moves)
+    line = [Move.parse(text, start.variant) for text in result.moves]
+    assert len(shorten(start, line, time.perf_counter() + 20)) <= len(line)
+
+
+def test_difficulty_labels() -> None:
+    easy = SolveResult("solved", ["deal"] * 100, nodes=500)
+    hard = SolveResult("solved", ["deal"] * 300, nodes=5_000_000)
+    assert difficulty(easy)[0] == "easy"
+    assert difficulty(hard)[0] == "hard"
+    assert difficulty(easy)[1] < difficulty(hard)[1]
+    assert difficulty(SolveResult("unknown", nodes=10))[0] == "hard"
+    assert isinstance(SOLVER_VERSION, int)
