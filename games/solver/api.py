@@ -11,12 +11,14 @@ from typing import Any
 
 from games.engine import Board, Move, Variant, replay, replay_on
 
-from .search import PRUNED_EXHAUSTED, ProgressCallback, best_first
+from .heuristic import SPIDER, STAGED
+from .search import PRUNED_EXHAUSTED, ProgressCallback, SearchOutcome, best_first
 from .shorten import shorten
+from .staged import staged_search
 
 # Bump when a change can alter a result (the line found, its length, the effort): difficulty
 # numbers are comparable only within one version.
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -26,6 +28,8 @@ UNKNOWN = "unknown"
 TABLE_SHARE = 0.7
 # Time kept for shortening a line found near the limit (shortening never needs much).
 SHORTEN_SHARE = 0.15
+# Spider 1 suit: positions for the flat focused search before the staged one takes over.
+FLAT_FIRST_NODES = 150_000
 
 
 @dataclass(slots=True)
@@ -92,27 +96,7 @@ def solve(
     deadline = began + seconds
     search_deadline = deadline - min(1.0, seconds * SHORTEN_SHARE)
     cap = int(max_memory_mb * 1024 * 1024 * TABLE_SHARE)
-    outcome = best_first(
-        start,
-        deadline=search_deadline,
-        max_nodes=max_nodes,
-        memory_cap_bytes=cap,
-        progress=progress,
-        progress_every=progress_every,
-    )
-    if outcome.status == UNKNOWN and outcome.reason == PRUNED_EXHAUSTED:
-        # the focused search gave up on moves it judged pointless: try them all now
-        full = best_first(
-            start,
-            deadline=search_deadline,
-            max_nodes=None if max_nodes is None else max(0, max_nodes - outcome.nodes),
-            memory_cap_bytes=cap,
-            progress=progress,
-            progress_every=progress_every,
-            focused=False,
-        )
-        full.nodes += outcome.nodes
-        outcome = full
+    outcome = _search(start, search_deadline, max_nodes, cap, progress, progress_every)
     status = outcome.status
     moves: list[Move] = outcome.moves
     raw_length = len(moves)
@@ -131,6 +115,61 @@ def solve(
         else outcome.reason,
         raw_length=raw_length,
     )
+
+
+def _search(
+    start: Board,
+    deadline: float,
+    max_nodes: int | None,
+    cap: int,
+    progress: ProgressCallback | None,
+    progress_every: int,
+) -> SearchOutcome:
+    """Staged search while stock remains, then the flat searches (the only exhaustive one last).
+
+    Spider 1 suit keeps the flat focused search first: it solves most of those deals at
+    once, and the staged search is its fallback.
+    """
+    weights = STAGED if start.variant.cells else SPIDER
+    nodes = 0
+    stock_left = start._stock_pos < len(start._stock)
+    if stock_left and start.variant.id == "spider1":
+        budget = FLAT_FIRST_NODES if max_nodes is None else min(max_nodes, FLAT_FIRST_NODES)
+        first = best_first(
+            start, deadline=deadline, max_nodes=budget, memory_cap_bytes=cap,
+            progress=progress, progress_every=progress_every, weights=weights,
+        )
+        if first.status != UNKNOWN or first.reason != "node limit" or budget == max_nodes:
+            return first
+        nodes += first.nodes
+    if stock_left:
+        staged = staged_search(
+            start, deadline=deadline, max_nodes=_left(max_nodes, nodes), memory_cap_bytes=cap,
+            progress=progress, progress_every=progress_every,
+        )
+        staged.nodes += nodes
+        if staged.status == SOLVED or staged.reason != "exhausted the staged schedule":
+            return staged
+        nodes = staged.nodes
+    outcome = best_first(
+        start, deadline=deadline, max_nodes=_left(max_nodes, nodes), memory_cap_bytes=cap,
+        progress=progress, progress_every=progress_every, weights=weights,
+    )
+    outcome.nodes += nodes
+    if outcome.status == UNKNOWN and outcome.reason == PRUNED_EXHAUSTED:
+        # the focused search gave up on moves it judged pointless: try them all now
+        full = best_first(
+            start, deadline=deadline, max_nodes=_left(max_nodes, outcome.nodes),
+            memory_cap_bytes=cap, progress=progress, progress_every=progress_every,
+            focused=False, weights=weights,
+        )
+        full.nodes += outcome.nodes
+        outcome = full
+    return outcome
+
+
+def _left(max_nodes: int | None, used: int) -> int | None:
+    return None if max_nodes is None else max(0, max_nodes - used)
 
 
 def _replays_to_win(start: Board, moves: list[Move]) -> bool:

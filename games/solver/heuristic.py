@@ -3,19 +3,41 @@
 In the spirit of KPatience's spider solver "chaos": every face-up card that does not sit on
 the next card of its suit is a break, a face-down card is worse than a break, and empty
 columns and free cells are worth having. The score only orders the search; it never prunes.
+
+Two weightings: :data:`SPIDER` (the original one, tuned on Spider 1 suit) and
+:data:`STAGED` (used by the staged search, see ``staged.py``), which also charges the
+face-up cards that sit on top of face-down ones (they must all move before the next flip)
+and makes cells dearer the fuller they are, so that a search does not park four cards to
+flip one and then has no cell left to dig with.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .encoding import Chunk
 
-W_DOWN = 4  # a face-down card
-W_BREAK = 2  # a card on a card that does not take it
-W_OFF_SUIT = 1  # on the next rank of another suit
-W_EMPTY = -5  # an empty column
-W_STOCK = 1  # a card still in the stock
-W_CELL = 2  # a card waiting in a cell
-W_HOME = -1  # a card on a foundation
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    down: int = 4  # a face-down card
+    brk: int = 2  # a card on a card that does not take it
+    off_suit: int = 1  # on the next rank of another suit
+    empty: int = -5  # an empty column
+    stock: int = 1  # a card still in the stock
+    home: int = -1  # a card on a foundation
+    # cost of k cards in cells, k = 0..4 (cumulative)
+    cells: tuple[int, ...] = (0, 2, 4, 6, 8)
+    # a face-up card above face-down cards (it is in the way of the next flip)
+    over_down: int = 0
+
+
+SPIDER = Weights()
+STAGED = Weights(cells=(0, 4, 10, 18, 30), over_down=1)
+
+# the original module-level names (kept for readers of older notes)
+W_DOWN, W_BREAK, W_OFF_SUIT, W_EMPTY = SPIDER.down, SPIDER.brk, SPIDER.off_suit, SPIDER.empty
+W_STOCK, W_HOME = SPIDER.stock, SPIDER.home
 
 _CACHE_LIMIT = 400_000
 
@@ -23,24 +45,29 @@ _CACHE_LIMIT = 400_000
 class ColumnPenalties:
     """Memoized penalty of a column chunk (columns repeat a lot between nodes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, weights: Weights = SPIDER) -> None:
         self._cache: dict[Chunk, int] = {}
+        self.weights = weights
 
     def __call__(self, chunk: Chunk) -> int:
         value = self._cache.get(chunk)
         if value is None:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            value = self._cache[chunk] = column_penalty(chunk)
+            value = self._cache[chunk] = column_penalty(chunk, self.weights)
         return value
 
 
-def column_penalty(chunk: Chunk) -> int:
+def column_penalty(chunk: Chunk, weights: Weights = SPIDER) -> int:
     length = chunk[0]
     if length == 0:
-        return W_EMPTY
+        return weights.empty
     down = chunk[1]
-    penalty = W_DOWN * down
+    penalty = weights.down * down
+    if down:
+        penalty += weights.over_down * (length - down)
+    brk = weights.brk
+    off_suit = weights.off_suit
     # chunk[2:] is the column bottom first; compare each face-up card with the one under it
     for k in range(3 + down, 2 + length):
         upper = chunk[k]
@@ -48,11 +75,13 @@ def column_penalty(chunk: Chunk) -> int:
         if upper + 1 == lower:
             continue
         if (upper & 15) + 1 == (lower & 15):
-            penalty += W_OFF_SUIT
+            penalty += off_suit
         else:
-            penalty += W_BREAK
+            penalty += brk
     return penalty
 
 
-def global_penalty(cards_in_cells: int, home: int, stock_left: int) -> int:
-    return W_CELL * cards_in_cells + W_HOME * home + W_STOCK * stock_left
+def global_penalty(
+    cards_in_cells: int, home: int, stock_left: int, weights: Weights = SPIDER
+) -> int:
+    return weights.cells[cards_in_cells] + weights.home * home + weights.stock * stock_left

@@ -25,7 +25,7 @@ from games.engine import Board, Move
 from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
 
 from .encoding import canonical_key, column_chunk, column_chunks, decode, encode, exact_tail
-from .heuristic import ColumnPenalties, global_penalty
+from .heuristic import SPIDER, ColumnPenalties, Weights, global_penalty
 
 ALL_HOME = 104
 PRUNED_EXHAUSTED = "exhausted a pruned search"
@@ -62,11 +62,12 @@ Child = tuple[int, Move, bytes]  # penalty, the move that made it, encoded posit
 class Expander:
     """Generates the new children of a position and keeps the transposition table."""
 
-    def __init__(self, start: Board, focused: bool) -> None:
+    def __init__(self, start: Board, focused: bool, weights: Weights = SPIDER) -> None:
         self.variant = start.variant
         self.stock = start._stock
         self.focused = focused
-        self.penalties = ColumnPenalties()
+        self.weights = weights
+        self.penalties = ColumnPenalties(weights)
         self.pruned_unsafely = False
         self.nodes = 0
         self.best_home = start._home
@@ -132,6 +133,7 @@ class Expander:
                 sum(1 for c in board._cells if c),
                 home,
                 len(stock) - board._stock_pos,
+                self.weights,
             )
             found.append((penalty, move, encode(child_chunks, exact_tail(board))))
             board.pop()
@@ -173,11 +175,14 @@ def best_first(
     progress: ProgressCallback | None = None,
     progress_every: int = 50_000,
     focused: bool = True,
+    weights: Weights = SPIDER,
+    expander: Expander | None = None,
 ) -> SearchOutcome:
     """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
     if start.is_won:
         return SearchOutcome("solved", [], 0, 0, "already won")
-    expander = Expander(start, focused)
+    if expander is None:
+        expander = Expander(start, focused, weights)
     lines = Lines()
     root_data = expander.root_data(start)
     open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]

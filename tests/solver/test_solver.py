@@ -12,12 +12,15 @@ from games.solver import SOLVER_VERSION, SolveResult, difficulty, solve, verify
 from games.solver.shorten import shorten
 
 # (variant, seed) pairs the solver wins in well under a few seconds (see docs/solver.md)
-QUICK_DEALS = [("spider1", 2), ("spider1", 5), ("spider1", 9)]
+QUICK_DEALS = [
+    ("spider1", 2), ("spider1", 5), ("spider1", 9),
+    ("spider2", 1), ("astrocyte", 4), ("astrocyte", 9),
+]
 
 
 @pytest.mark.parametrize(("variant", "seed"), QUICK_DEALS)
 def test_solved_lines_replay_to_a_win(variant: str, seed: int) -> None:
-    result = solve((variant, seed), seconds=20)
+    result = solve((variant, seed), seconds=30)
     assert result.status == "solved"
     assert result.par == len(result.moves) > 0
     replayed = replay(variant, seed, result.moves)
