@@ -40,6 +40,41 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "Unset: in-memory channel layer and Celery tasks run eagerly in-process.",
     ),
     "LOG_LEVEL": ("INFO", "Root log level (DEBUG, INFO, WARNING, ERROR)."),
+    "DAILY_VARIANTS": (
+        "astrocyte",
+        "Comma-separated variants with a daily challenge (astrocyte, spider1, spider2, spider4).",
+    ),
+    "PRACTICE_VARIANTS": (
+        "astrocyte,spider1,spider2,spider4",
+        "Comma-separated variants that keep a pool of verified practice deals.",
+    ),
+    "DAILY_DAYS_AHEAD": ("7", "Days, today included, kept filled with a verified daily deal."),
+    "PRACTICE_POOL_SIZE": ("50", "Verified practice deals kept per practice variant."),
+    "SOLVER_SECONDS": ("60", "The solver's time limit per deal; past it the deal is 'unknown'."),
+    "SOLVER_MAX_MEMORY_MB": ("1024", "The solver's memory bound per deal, in MiB."),
+    "DEAL_VERIFY_SOFT_LIMIT": (
+        "SOLVER_SECONDS + 30",
+        "Celery soft time limit of a verification: the deal is stored as 'unknown'.",
+    ),
+    "DEAL_VERIFY_HARD_LIMIT": (
+        "DEAL_VERIFY_SOFT_LIMIT + 30",
+        "Celery hard time limit of a verification: the worker process is killed.",
+    ),
+    "DEAL_VERIFY_LEASE_MARGIN": (
+        "30",
+        "Seconds past the hard limit after which a deal left 'verifying' is taken over.",
+    ),
+    "DAILIES_PREPARE_EVERY": ("600", "Seconds between two runs of the beat task dailies_prepare."),
+    "CELERY_TASK_DEFAULT_QUEUE": ("celery", "The queue tasks are sent to and workers consume."),
+    "CELERY_VISIBILITY_TIMEOUT": (
+        "DEAL_VERIFY_HARD_LIMIT + 60",
+        "Seconds before Redis hands an unacknowledged task (its worker died) to another worker.",
+    ),
+    "CELERY_RESTORE_INTERVAL": (
+        "10",
+        "Seconds between a worker's sweeps for tasks abandoned by dead workers.",
+    ),
+    "CELERY_RESTORE_THROTTLE": ("10", "Only every Nth sweep really scans Redis."),
 }
 
 env = environ.Env()

@@ -172,3 +172,31 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django": {"level": LOG_LEVEL, "propagate": True}},
 }
+
+# --- deals, the solver and the daily schedule ---------------------------------
+DAILY_VARIANTS: list[str] = env.list("DAILY_VARIANTS", default=["astrocyte"])
+PRACTICE_VARIANTS: list[str] = env.list(
+    "PRACTICE_VARIANTS", default=["astrocyte", "spider1", "spider2", "spider4"]
+)
+DAILY_DAYS_AHEAD: int = env.int("DAILY_DAYS_AHEAD", default=7)
+PRACTICE_POOL_SIZE: int = env.int("PRACTICE_POOL_SIZE", default=50)
+SOLVER_SECONDS: float = env.float("SOLVER_SECONDS", default=60.0)
+SOLVER_MAX_MEMORY_MB: int = env.int("SOLVER_MAX_MEMORY_MB", default=1024)
+# The solver stops itself at SOLVER_SECONDS; the soft limit stores 'unknown' if it does not,
+# the hard limit kills the worker process, and the broker redelivers an unacknowledged task
+# only after the visibility timeout, so it must exceed the hard limit.
+DEAL_VERIFY_SOFT_LIMIT: int = env.int("DEAL_VERIFY_SOFT_LIMIT", default=int(SOLVER_SECONDS) + 30)
+DEAL_VERIFY_HARD_LIMIT: int = env.int("DEAL_VERIFY_HARD_LIMIT", default=DEAL_VERIFY_SOFT_LIMIT + 30)
+DEAL_VERIFY_LEASE_MARGIN: int = env.int("DEAL_VERIFY_LEASE_MARGIN", default=30)
+CELERY_TASK_DEFAULT_QUEUE: str = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=DEAL_VERIFY_HARD_LIMIT + 60),
+    # How often a worker looks for messages abandoned by a dead worker (seconds x every Nth).
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": env.int("CELERY_RESTORE_THROTTLE", default=10),
+}
+DAILIES_PREPARE_EVERY: int = env.int("DAILIES_PREPARE_EVERY", default=600)
+CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
+    "task": "games.dailies_prepare",
+    "schedule": DAILIES_PREPARE_EVERY,
+}

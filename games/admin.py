@@ -1,1 +1,249 @@
-# Admin registrations for the game models come with the models.
+"""Operators' view of the pipeline: deals, their proofs, and the daily schedule.
+
+Every action is recorded in Django's admin log (LogEntry) and in the application log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games.errors import GamesError
+from games.models import DailyChallenge, Deal
+from games.selectors import schedule_for_days, solution_steps
+from games.services.deals import deal_requeue, deal_retire, deal_schedule
+from games.tasks import deal_verify_task
+
+
+class ScheduleForm(forms.Form):
+    date = forms.DateField(help_text="UTC date (YYYY-MM-DD) on which the deal is the daily")
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "variant",
+        "pool",
+        "status",
+        "par",
+        "difficulty_label",
+        "difficulty_display",
+        "effort",
+        "scheduled_for",
+        "retired",
+        "created_at",
+        "verified_at",
+    )
+    list_filter = ("variant", "pool", "status", "difficulty_label", "retired")
+    search_fields = ("=id", "=commitment")
+    search_help_text = "Search by deal id or by public commitment."
+    ordering = ("-id",)
+    actions = ("verify_now", "reverify", "mark_for_date", "retire")
+    exclude = ("seed", "nonce", "solution")
+    readonly_fields = (
+        "variant",
+        "pool",
+        "status",
+        "retired",
+        "commitment",
+        "rules_version",
+        "solver_version",
+        "par",
+        "difficulty",
+        "difficulty_label",
+        "solver_nodes",
+        "solver_seconds",
+        "solver_peak_mb",
+        "verify_runs",
+        "last_error",
+        "created_at",
+        "updated_at",
+        "verify_started_at",
+        "lease_until",
+        "verified_at",
+        "solution_link",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # deals are drawn by the pipeline from a cryptographic generator
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # retire instead: a deal may be referenced by a past daily
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Deal]:
+        return super().get_queryset(request).prefetch_related("dailies")
+
+    @admin.display(description="difficulty", ordering="difficulty")
+    def difficulty_display(self, deal: Deal) -> str:
+        return "" if deal.difficulty is None else f"{deal.difficulty:.2f}"
+
+    @admin.display(description="solver effort")
+    def effort(self, deal: Deal) -> str:
+        if deal.solver_nodes is None:
+            return ""
+        seconds, peak = deal.solver_seconds or 0, deal.solver_peak_mb or 0
+        return f"{deal.solver_nodes:,} nodes, {seconds:.1f} s, {peak:.0f} MB"
+
+    @admin.display(description="daily on")
+    def scheduled_for(self, deal: Deal) -> str:
+        return ", ".join(str(daily.date) for daily in deal.dailies.all())
+
+    @admin.display(description="solution")
+    def solution_link(self, deal: Deal) -> str:
+        if not deal.solution:
+            return "no solution stored"
+        url = reverse("admin:games_deal_solution", args=[deal.pk])
+        return format_html('<a href="{}">step through the solution ({} actions)</a>', url, deal.par)
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _record(self, request: HttpRequest, deal: Deal, message: str) -> None:
+        self.log_change(request, deal, message)
+
+    @admin.action(description="Verify now (pending, unknown or failed deals)")
+    def verify_now(self, request: HttpRequest, queryset: QuerySet[Deal]) -> None:
+        queued = 0
+        for deal in queryset:
+            if deal.status == Deal.Status.VERIFIED or deal.retired:
+                continue
+            deal_requeue(deal_id=deal.pk)
+            deal_verify_task.delay(deal.pk)
+            self._record(request, deal, "Verification queued")
+            queued += 1
+        self.message_user(request, f"{queued} verification(s) queued.")
+
+    @admin.action(description="Re-verify (after an engine or solver change)")
+    def reverify(self, request: HttpRequest, queryset: QuerySet[Deal]) -> None:
+        count = 0
+        for deal in queryset.filter(retired=False):
+            deal_verify_task.delay(deal.pk, force=True)
+            self._record(request, deal, "Re-verification queued")
+            count += 1
+        self.message_user(request, f"{count} re-verification(s) queued.")
+
+    @admin.action(description="Mark for a date (verified deals only)")
+    def mark_for_date(self, request: HttpRequest, queryset: QuerySet[Deal]) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(
+                request, "Choose exactly one deal to mark for a date.", messages.ERROR
+            )
+            return None
+        deal = queryset.get()
+        form = ScheduleForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            try:
+                daily = deal_schedule(deal=deal, date=form.cleaned_data["date"])
+            except GamesError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+                return None
+            self._record(request, deal, f"Scheduled as the {daily.variant} daily of {daily.date}")
+            self.message_user(
+                request, f"Deal {deal.pk} is the {daily.variant} daily of {daily.date}."
+            )
+            return None
+        return TemplateResponse(
+            request,
+            "admin/games/deal/mark_for_date.html",
+            {
+                **self.admin_site.each_context(request),
+                "deal": deal,
+                "form": form,
+                "opts": self.model._meta,
+                "title": f"Mark deal {deal.pk} for a date",
+            },
+        )
+
+    @admin.action(description="Retire")
+    def retire(self, request: HttpRequest, queryset: QuerySet[Deal]) -> None:
+        for deal in queryset.filter(retired=False):
+            try:
+                deal_retire(deal=deal)
+            except GamesError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+                continue
+            self._record(request, deal, "Retired")
+            self.message_user(request, f"Deal {deal.pk} retired.")
+
+    # -- the solution viewer ---------------------------------------------------------------
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view(self.solution_view)
+        return [
+            path("<int:deal_id>/solution/", view, name="games_deal_solution"),
+            *super().get_urls(),
+        ]
+
+    def solution_view(self, request: HttpRequest, deal_id: int) -> HttpResponse:
+        deal = Deal.objects.filter(pk=deal_id).first()
+        if deal is None or not self.has_view_permission(request, deal):
+            return HttpResponseRedirect(reverse("admin:games_deal_changelist"))
+        steps = solution_steps(deal)
+        try:
+            step = min(max(int(request.GET.get("step", "0")), 0), len(steps) - 1)
+        except ValueError:
+            step = 0
+        current = steps[step]
+        return TemplateResponse(
+            request,
+            "admin/games/deal/solution.html",
+            {
+                **self.admin_site.each_context(request),
+                "opts": self.model._meta,
+                "title": f"Deal {deal.pk}: the solver's solution",
+                "deal": deal,
+                "steps": steps,
+                "step": step,
+                "current": current,
+                "previous_step": step - 1 if step > 0 else None,
+                "next_step": step + 1 if step + 1 < len(steps) else None,
+            },
+        )
+
+
+@admin.register(DailyChallenge)
+class DailyChallengeAdmin(admin.ModelAdmin):
+    list_display = ("date", "variant", "deal_link", "par", "difficulty")
+    list_filter = ("variant",)
+    date_hierarchy = "date"
+    ordering = ("-date", "variant")
+    readonly_fields = ("date", "variant", "deal", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # schedule from the deals list ("Mark for a date") or let the beat fill it
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DailyChallenge]:
+        return super().get_queryset(request).select_related("deal")
+
+    @admin.display(description="deal")
+    def deal_link(self, daily: DailyChallenge) -> str:
+        url = reverse("admin:games_deal_change", args=[daily.deal_id])
+        return format_html('<a href="{}">#{}</a>', url, daily.deal_id)
+
+    @admin.display(description="par")
+    def par(self, daily: DailyChallenge) -> int | None:
+        return daily.deal.par
+
+    @admin.display(description="difficulty")
+    def difficulty(self, daily: DailyChallenge) -> str:
+        return daily.deal.difficulty_label
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        today = timezone.now().date()
+        extra = {
+            "schedule": schedule_for_days(today, 14),
+            "schedule_from": today,
+            "schedule_to": today + dt.timedelta(days=13),
+        }
+        return super().changelist_view(request, {**(extra_context or {}), **extra})

@@ -1,9 +1,59 @@
 """Celery tasks of the games app. Tasks take ids, call a service, and are safe to run twice."""
 
+from __future__ import annotations
+
+import logging
+
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+
+from games import solver
+from games.services.dailies import dailies_prepare, dailies_schedule_verified
+from games.services.deals import deal_mark_unknown, deal_verify
+from games.solver.search import ProgressCallback
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="games.ping")
 def ping() -> str:
     """A no-op round trip through the broker and a worker: for health checks and tests."""
     return "pong"
+
+
+def _progress_logger(deal_id: int) -> ProgressCallback:
+    def progress(report: solver.Progress) -> None:
+        log.info("deal %s: solving, %s positions in %.0f s", deal_id, report.nodes, report.seconds)
+
+    return progress
+
+
+@shared_task(
+    name="games.deal_verify",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.DEAL_VERIFY_SOFT_LIMIT,
+    time_limit=settings.DEAL_VERIFY_HARD_LIMIT,
+)
+def deal_verify_task(deal_id: int, force: bool = False) -> str:
+    """Verify one deal; schedule it at once if it is a daily candidate that proved winnable."""
+    try:
+        deal = deal_verify(deal_id=deal_id, force=force, progress=_progress_logger(deal_id))
+    except SoftTimeLimitExceeded:
+        deal = deal_mark_unknown(deal_id=deal_id, reason="the verification hit its time limit")
+    if deal.status == deal.Status.VERIFIED and deal.pool == deal.Pool.DAILY:
+        dailies_schedule_verified()
+    return str(deal.status)
+
+
+def enqueue_verification(deal_id: int) -> None:
+    deal_verify_task.delay(deal_id)
+
+
+@shared_task(name="games.dailies_prepare")
+def dailies_prepare_task() -> str:
+    """Beat: keep the next days and the practice pools filled (see services.dailies)."""
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    report = dailies_prepare(enqueue=enqueue_verification, max_rounds=5 if eager else 1)
+    return report.summary()

@@ -122,6 +122,11 @@ def command_run(args: argparse.Namespace) -> int:
     else:
         describe_services(env)
         manage("migrate", "--noinput", env=env)
+        if not env.get("REDIS_URL") and not args.no_prepare:
+            # No worker in the embedded run: prove today's and tomorrow's dailies winnable here,
+            # and seed a small practice pool, so the game is playable at once.
+            say("preparing the dailies in this process (solver; progress below)")
+            manage("dailies_prepare", "--days", "2", "--practice", "2", env=env)
         if args.reload:
             uvicorn += ["--reload"]
             for folder in ("config", "games", "leaderboards", "frontend"):
@@ -196,6 +201,11 @@ def main(argv: list[str]) -> int:
     )
     run_parser.add_argument("--workers", type=int, help="worker processes with --prod (nproc)")
     run_parser.add_argument("--reload", action="store_true", help="restart on code changes")
+    run_parser.add_argument(
+        "--no-prepare",
+        action="store_true",
+        help="skip verifying and scheduling today's dailies before serving (embedded run)",
+    )
 
     commands.add_parser("test", help="install, then run pytest with any further arguments")
     commands.add_parser("lint", help="install, then ruff check and mypy")

@@ -78,18 +78,21 @@ def start_celery_worker(
     concurrency: int = 1,
     ready_timeout: float = 60.0,
     extra_env: dict[str, str] | None = None,
+    queue: str | None = None,
 ) -> CeleryWorker:
+    """Start a worker on ``queue`` (a new one by default); tasks it sends go to that queue too."""
     from config.celery import app
 
     token = uuid.uuid4().hex[:10]
     hostname = f"test-{token}@localhost"
-    queue = f"test-{token}"
+    queue = queue or f"test-{token}"
     log_path = log_dir / f"celery-worker-{token}.log"
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     database_url = database_url_for_worker()
     if database_url:
         env["DATABASE_URL"] = database_url
+    env["CELERY_TASK_DEFAULT_QUEUE"] = queue
     env.update(extra_env or {})
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",

@@ -37,7 +37,7 @@ def parse_seed(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
             raise argparse.ArgumentTypeError(f"a seed is between 0 and {MAX_SEED}, not {text}")
-        raise argparse.ArgumentTypeError(f"a seed is a whole number in decimal digits, not {text!r}")
+        raise argparse.ArgumentTypeError(f"a seed is a whole number in digits 0-9, not {text!r}")
     seed = int(text)
     if not 0 <= seed <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is between 0 and {MAX_SEED}, not {seed}")

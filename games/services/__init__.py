@@ -1,0 +1,1 @@
+"""Writes: every change to games' rows goes through a function here."""

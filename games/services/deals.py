@@ -1,0 +1,235 @@
+"""Deals: create candidates, verify them with the solver, schedule and retire them.
+
+Nothing here logs a seed: a deal is named by its id until its day is over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine, solver
+from games.errors import DealStateError
+from games.models import DailyChallenge, Deal, commitment_for
+from games.solver.search import ProgressCallback
+
+log = logging.getLogger(__name__)
+
+FINISHED = {Deal.Status.VERIFIED, Deal.Status.UNSOLVABLE, Deal.Status.UNKNOWN, Deal.Status.FAILED}
+
+
+def deal_create(*, variant: str, pool: str = Deal.Pool.DAILY, seed: int | None = None) -> Deal:
+    """A new pending deal; the seed comes from a cryptographic generator unless given."""
+    engine.get_variant(variant)
+    if seed is None:
+        seed = secrets.randbits(64)
+    engine.check_seed(seed)
+    nonce = secrets.token_hex(16)
+    deal = Deal.objects.create(
+        variant=variant,
+        seed=seed,
+        nonce=nonce,
+        commitment=commitment_for(variant, seed, nonce),
+        pool=pool,
+        rules_version=engine.RULES_VERSION,
+    )
+    log.info("deal %s created (%s, %s pool)", deal.pk, variant, pool)
+    return deal
+
+
+def _lease() -> dt.timedelta:
+    """How long a claim holds: past the task's hard limit, its worker is surely gone."""
+    return dt.timedelta(seconds=settings.DEAL_VERIFY_HARD_LIMIT + settings.DEAL_VERIFY_LEASE_MARGIN)
+
+
+def _claim(deal_id: int, *, force: bool) -> tuple[Deal, int] | None:
+    """Mark the deal as being verified by us; None when there is nothing to do."""
+    now = timezone.now()
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        if deal.retired:
+            log.info("deal %s is retired: not verified", deal.pk)
+            return None
+        if deal.status == Deal.Status.VERIFYING and deal.lease_until and deal.lease_until > now:
+            log.info("deal %s is being verified elsewhere until %s", deal.pk, deal.lease_until)
+            return None
+        if deal.status in FINISHED and not force:
+            log.info("deal %s already %s: nothing to do", deal.pk, deal.status)
+            return None
+        if deal.status == Deal.Status.VERIFYING:
+            log.warning("deal %s: the previous verification's lease ran out; taking over", deal.pk)
+        deal.status = Deal.Status.VERIFYING
+        deal.verify_started_at = now
+        deal.lease_until = now + _lease()
+        deal.verify_runs += 1
+        deal.save(
+            update_fields=[
+                "status",
+                "verify_started_at",
+                "lease_until",
+                "verify_runs",
+                "updated_at",
+            ]
+        )
+    return deal, deal.verify_runs
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str
+    nodes: int | None = None
+    seconds: float | None = None
+    peak_mb: float | None = None
+    error: str = ""
+    solution: list[str] | None = None
+    par: int | None = None
+    difficulty: float | None = None
+    difficulty_label: str = ""
+
+
+def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Outcome:
+    result = solver.solve(
+        (deal.variant, deal.seed_int),
+        seconds=seconds,
+        max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
+        progress=progress,
+    )
+    effort = (result.nodes, result.seconds, result.peak_memory_mb)
+    if result.status != "solved":
+        return Outcome(result.status, *effort)
+    # Never trust the solver's bookkeeping: the engine's checked replay is the certificate.
+    check = engine.replay(deal.variant, deal.seed_int, list(result.moves))
+    if not (check.ok and check.won):
+        why = check.error.message if check.error else "the log does not end in a win"
+        return Outcome(
+            Deal.Status.FAILED, *effort, error=f"solver log rejected by the engine: {why}"
+        )
+    label, number = solver.difficulty(result)
+    return Outcome(
+        Deal.Status.VERIFIED,
+        *effort,
+        solution=list(result.moves),
+        par=len(result.moves),
+        difficulty=number,
+        difficulty_label=label,
+    )
+
+
+def _record(deal_id: int, run: int, outcome: Outcome) -> Deal:
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        if deal.verify_runs != run or deal.status != Deal.Status.VERIFYING:
+            log.warning("deal %s: verification run %s was superseded; result dropped", deal_id, run)
+            return deal
+        deal.status = outcome.status
+        deal.solution = outcome.solution
+        deal.par = outcome.par
+        deal.difficulty = outcome.difficulty
+        deal.difficulty_label = outcome.difficulty_label
+        deal.solver_nodes = outcome.nodes
+        deal.solver_seconds = outcome.seconds
+        deal.solver_peak_mb = outcome.peak_mb
+        deal.solver_version = solver.SOLVER_VERSION
+        deal.last_error = outcome.error
+        deal.lease_until = None
+        deal.verified_at = timezone.now() if outcome.status == Deal.Status.VERIFIED else None
+        deal.save()
+    log.info(
+        "deal %s %s (par %s, %s nodes, %.1f s)",
+        deal.pk,
+        deal.status,
+        deal.par,
+        deal.solver_nodes,
+        deal.solver_seconds or 0.0,
+    )
+    return deal
+
+
+def deal_verify(
+    *,
+    deal_id: int,
+    force: bool = False,
+    seconds: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> Deal:
+    """Prove the deal winnable (or not) and store what was found. Safe to run twice.
+
+    A finished deal is left as it is unless ``force`` (re-verify after an engine or solver
+    change). A deal whose verifier died is taken over once its lease has run out.
+    """
+    claimed = _claim(deal_id, force=force)
+    if claimed is None:
+        return Deal.objects.get(pk=deal_id)
+    deal, run = claimed
+    log.info("deal %s: verification run %s started (%s)", deal.pk, run, deal.variant)
+    try:
+        outcome = _solve(deal, settings.SOLVER_SECONDS if seconds is None else seconds, progress)
+    except MemoryError:
+        outcome = Outcome(status=Deal.Status.UNKNOWN, error="the solver ran out of memory")
+    except Exception as exc:
+        log.exception("deal %s: the solver failed", deal.pk)
+        outcome = Outcome(status=Deal.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
+    return _record(deal.pk, run, outcome)
+
+
+def deal_mark_unknown(*, deal_id: int, reason: str) -> Deal:
+    """Close a verification that hit the task's time limit: the deal is 'unknown', not stuck."""
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        if deal.status == Deal.Status.VERIFYING:
+            deal.status = Deal.Status.UNKNOWN
+            deal.last_error = reason
+            deal.lease_until = None
+            deal.save()
+    log.warning("deal %s: %s", deal_id, reason)
+    return deal
+
+
+def deal_requeue(*, deal_id: int) -> Deal:
+    """Put a deal that ended unknown or failed back to pending, for another try."""
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        if deal.status in (Deal.Status.UNKNOWN, Deal.Status.FAILED):
+            deal.status = Deal.Status.PENDING
+            deal.save(update_fields=["status", "updated_at"])
+    return deal
+
+
+def deal_schedule(*, deal: Deal, date: dt.date) -> DailyChallenge:
+    """Make ``deal`` the daily of its variant on ``date``."""
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal.pk)
+        if not deal.is_playable:
+            raise DealStateError(
+                f"deal {deal.pk} is {deal.status}{' and retired' if deal.retired else ''}: "
+                "only verified deals can be scheduled"
+            )
+        if date < timezone.now().date():
+            raise DealStateError(f"{date} is in the past")
+        if DailyChallenge.objects.filter(deal=deal).exists():
+            raise DealStateError(f"deal {deal.pk} is already scheduled")
+        if DailyChallenge.objects.filter(date=date, variant=deal.variant).exists():
+            raise DealStateError(f"{date} already has a {deal.variant} daily")
+        return DailyChallenge.objects.create(date=date, variant=deal.variant, deal=deal)
+
+
+def deal_retire(*, deal: Deal) -> Deal:
+    """Take a deal out of use. A daily that has not started yet is unscheduled, to be refilled."""
+    today = timezone.now().date()
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal.pk)
+        if DailyChallenge.objects.filter(deal=deal, date__lte=today).exists():
+            raise DealStateError(
+                f"deal {deal.pk} is a daily that has started: it cannot be retired"
+            )
+        DailyChallenge.objects.filter(deal=deal).delete()
+        deal.retired = True
+        deal.save(update_fields=["retired", "updated_at"])
+    log.info("deal %s retired", deal.pk)
+    return deal

@@ -1,0 +1,160 @@
+"""The operators' admin: deals, their proofs, the schedule; staff only, every action logged."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from config.celery import app
+from games.models import DailyChallenge, Deal
+from games.services.deals import deal_create, deal_schedule, deal_verify
+from tests.games.conftest import QUICK_SEED, QUICK_SEEDS, QUICK_VARIANT
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tasks_in_process() -> Iterator[None]:
+    """Admin actions queue Celery tasks; here they run at once, in this process."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
+
+
+@pytest.fixture
+def staff(client: Client) -> Client:
+    user = User.objects.create_superuser("operator", "op@example.com", "pw-operator-1")
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def verified() -> Deal:
+    return deal_verify(deal_id=deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED).pk, seconds=20)
+
+
+def run_action(client: Client, action: str, deal: Deal, **extra: str) -> object:
+    return client.post(
+        reverse("admin:games_deal_changelist"),
+        {"action": action, "_selected_action": [str(deal.pk)], **extra},
+        follow=True,
+    )
+
+
+def test_only_staff_reach_the_deal_pages(client: Client, verified: Deal) -> None:
+    urls = [
+        reverse("admin:games_deal_changelist"),
+        reverse("admin:games_deal_change", args=[verified.pk]),
+        reverse("admin:games_deal_solution", args=[verified.pk]),
+        reverse("admin:games_dailychallenge_changelist"),
+    ]
+    for url in urls:
+        assert client.get(url).status_code == 302  # to the log-in page
+    User.objects.create_user("player", password="pw-player-1")
+    client.login(username="player", password="pw-player-1")
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_the_deal_list_shows_status_par_difficulty_and_effort(
+    staff: Client, verified: Deal
+) -> None:
+    pending = deal_create(variant="spider2")
+    page = staff.get(reverse("admin:games_deal_changelist")).content.decode()
+    assert "verified" in page and "pending" in page
+    assert str(verified.par) in page and verified.difficulty_label in page
+    assert f"{verified.solver_nodes:,} nodes" in page
+    filtered = staff.get(
+        reverse("admin:games_deal_changelist") + "?status__exact=pending"
+    ).content.decode()
+    assert f'href="/admin/games/deal/{pending.pk}/change/' in filtered
+    assert f'href="/admin/games/deal/{verified.pk}/change/' not in filtered
+    found = staff.get(reverse("admin:games_deal_changelist") + f"?q={pending.pk}").content.decode()
+    assert f'href="/admin/games/deal/{pending.pk}/change/' in found
+    assert f'href="/admin/games/deal/{verified.pk}/change/' not in found
+
+
+def test_the_seed_is_not_on_the_deal_page(staff: Client, verified: Deal) -> None:
+    page = staff.get(reverse("admin:games_deal_change", args=[verified.pk])).content.decode()
+    assert verified.commitment in page
+    assert verified.nonce not in page
+
+
+def test_verify_now_verifies_and_is_logged(staff: Client, tasks_in_process: None) -> None:
+    deal = deal_create(variant="spider1", seed=QUICK_SEEDS["spider1"])
+    run_action(staff, "verify_now", deal)
+    deal.refresh_from_db()
+    assert deal.status == Deal.Status.VERIFIED
+    entry = LogEntry.objects.get(object_id=str(deal.pk))
+    assert entry.user_id == User.objects.get(username="operator").pk
+    assert "Verification queued" in entry.get_change_message()
+
+
+def test_reverify_runs_the_solver_again(
+    staff: Client, verified: Deal, tasks_in_process: None
+) -> None:
+    run_action(staff, "reverify", verified)
+    verified.refresh_from_db()
+    assert verified.verify_runs == 2 and verified.status == Deal.Status.VERIFIED
+    assert LogEntry.objects.filter(object_id=str(verified.pk)).exists()
+
+
+def test_mark_for_a_date_asks_for_the_date_then_schedules(staff: Client, verified: Deal) -> None:
+    form = run_action(staff, "mark_for_date", verified)
+    assert b'name="date"' in form.content  # type: ignore[attr-defined]
+    day = timezone.now().date() + dt.timedelta(days=2)
+    run_action(staff, "mark_for_date", verified, date=day.isoformat(), apply="Schedule")
+    assert DailyChallenge.objects.get(date=day, variant=QUICK_VARIANT).deal_id == verified.pk
+    assert (
+        f"Scheduled as the {QUICK_VARIANT} daily"
+        in LogEntry.objects.get(object_id=str(verified.pk)).get_change_message()
+    )
+
+
+def test_mark_for_a_date_refuses_an_unverified_deal(staff: Client) -> None:
+    pending = deal_create(variant="astrocyte")
+    day = (timezone.now().date() + dt.timedelta(days=2)).isoformat()
+    page = run_action(staff, "mark_for_date", pending, date=day, apply="Schedule")
+    assert "only verified deals can be scheduled" in page.content.decode()  # type: ignore[attr-defined]
+    assert not DailyChallenge.objects.exists()
+
+
+def test_retire(staff: Client, verified: Deal) -> None:
+    run_action(staff, "retire", verified)
+    verified.refresh_from_db()
+    assert verified.retired
+    assert "Retired" in LogEntry.objects.get(object_id=str(verified.pk)).get_change_message()
+
+
+def test_the_solution_viewer_steps_through_positions(staff: Client, verified: Deal) -> None:
+    url = reverse("admin:games_deal_solution", args=[verified.pk])
+    start = staff.get(url).content.decode()
+    assert "Step 0 of" in start and "the deal" in start
+    first_move = (verified.solution or ["?"])[0]
+    step1 = staff.get(url + "?step=1").content.decode()
+    assert f"after <strong>{first_move}</strong>" in step1
+    last = staff.get(url + f"?step={len(verified.solution or [])}").content.decode()
+    assert f"Step {len(verified.solution or [])} of {len(verified.solution or [])}" in last
+    # the winning position: the tableau is empty, every foundation full
+    assert last.count("(13)") == 8
+    assert staff.get(url + "?step=oops").status_code == 200
+
+
+def test_the_schedule_highlights_missing_days(
+    staff: Client, verified: Deal, settings: object
+) -> None:
+    settings.DAILY_VARIANTS = [QUICK_VARIANT]  # type: ignore[attr-defined]
+    deal_schedule(deal=verified, date=timezone.now().date())
+    page = staff.get(reverse("admin:games_dailychallenge_changelist")).content.decode()
+    assert f"deal #{verified.pk}" in page
+    assert "13 slot(s) missing" in page
+    assert page.count(">missing</td>") == 13

@@ -1,0 +1,110 @@
+"""Verifying a deal: the solver's log is the proof, checked by the engine; safe to run twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+
+import pytest
+from django.utils import timezone
+
+from games import engine
+from games.models import Deal
+from games.services.deals import deal_create, deal_verify
+from tests.games.conftest import QUICK_SEED, QUICK_SEEDS, QUICK_VARIANT
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_new_deal_is_pending_with_a_public_commitment_to_its_secret_seed() -> None:
+    deal = deal_create(variant="astrocyte")
+    assert deal.status == Deal.Status.PENDING
+    assert 0 <= deal.seed_int < 2**64
+    expected = hashlib.sha256(f"astrocyte:{deal.seed_int}:{deal.nonce}".encode()).hexdigest()
+    assert deal.commitment == expected
+    assert deal.rules_version == engine.RULES_VERSION
+
+
+def test_two_new_deals_have_different_seeds() -> None:
+    assert deal_create(variant="astrocyte").seed != deal_create(variant="astrocyte").seed
+
+
+def test_unknown_variant_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown variant"):
+        deal_create(variant="klondike")
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.parametrize("variant", ["spider1", "spider2"])
+def test_verified_deal_stores_a_solution_the_engine_replays_to_a_win(
+    variant: str, quick_solver: None
+) -> None:
+    deal = deal_create(variant=variant, seed=QUICK_SEEDS[variant])
+    deal = deal_verify(deal_id=deal.pk)
+    assert deal.status == Deal.Status.VERIFIED, deal.last_error
+    result = engine.replay(variant, deal.seed_int, deal.solution or [])
+    assert result.ok and result.won
+    assert deal.par == len(deal.solution or [])
+    assert deal.difficulty_label in ("easy", "medium", "hard")
+    assert deal.difficulty is not None
+    assert deal.solver_nodes and deal.solver_nodes > 0
+    assert deal.verified_at is not None and deal.lease_until is None
+    assert deal.verify_runs == 1
+
+
+def test_verifying_twice_changes_nothing(quick_solver: None) -> None:
+    deal = deal_verify(deal_id=deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED).pk)
+    before = Deal.objects.values().get(pk=deal.pk)
+    again = deal_verify(deal_id=deal.pk)
+    assert again.status == Deal.Status.VERIFIED
+    assert Deal.objects.values().get(pk=deal.pk) == before
+
+
+def test_reverify_runs_the_solver_again(quick_solver: None) -> None:
+    deal = deal_verify(deal_id=deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED).pk)
+    again = deal_verify(deal_id=deal.pk, force=True)
+    assert again.status == Deal.Status.VERIFIED
+    assert again.verify_runs == 2
+
+
+def test_a_deal_being_verified_elsewhere_is_left_alone() -> None:
+    deal = deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED)
+    lease = timezone.now() + dt.timedelta(minutes=5)
+    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VERIFYING, lease_until=lease)
+    assert deal_verify(deal_id=deal.pk).status == Deal.Status.VERIFYING
+    assert Deal.objects.get(pk=deal.pk).verify_runs == 0
+
+
+def test_a_deal_whose_verifier_died_is_taken_over_after_its_lease(quick_solver: None) -> None:
+    deal = deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED)
+    expired = timezone.now() - dt.timedelta(seconds=1)
+    Deal.objects.filter(pk=deal.pk).update(
+        status=Deal.Status.VERIFYING, lease_until=expired, verify_runs=1
+    )
+    deal = deal_verify(deal_id=deal.pk)
+    assert deal.status == Deal.Status.VERIFIED
+    assert deal.verify_runs == 2
+
+
+def test_a_time_limit_leaves_the_deal_unknown_not_stuck() -> None:
+    deal = deal_create(variant="spider4", seed=QUICK_SEEDS["spider4"])
+    deal = deal_verify(deal_id=deal.pk, seconds=0.000001)
+    assert deal.status in (Deal.Status.UNKNOWN, Deal.Status.VERIFIED)
+    assert deal.lease_until is None
+
+
+def test_retired_deals_are_not_verified() -> None:
+    deal = deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED)
+    Deal.objects.filter(pk=deal.pk).update(retired=True)
+    assert deal_verify(deal_id=deal.pk).status == Deal.Status.PENDING
+
+
+def test_no_seed_appears_in_the_log(caplog: pytest.LogCaptureFixture, quick_solver: None) -> None:
+    caplog.set_level(logging.DEBUG)
+    deal = deal_create(variant="astrocyte")
+    deal_verify(deal_id=deal.pk, seconds=2)
+    text = "\n".join(record.getMessage() for record in caplog.records)
+    assert f"deal {deal.pk}" in text
+    assert str(deal.seed_int) not in text
+    assert deal.nonce not in text
