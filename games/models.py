@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -97,3 +98,90 @@ class DailyChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} of {self.date}"
+
+
+class Attempt(models.Model):
+    """One player's game of one deal: ranked (the daily, once) or practice (any number).
+
+    The log is the truth: the position, the score and every answer to the player are
+    recomputed from it by the engine. Times are the server's.
+    """
+
+    class Kind(models.TextChoices):
+        RANKED = "ranked"
+        PRACTICE = "practice"
+
+    class EndReason(models.TextChoices):
+        WON = "won"
+        RESIGNED = "resigned"
+        DAY_CLOSED = "day_closed"
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts"
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="attempts")
+    challenge = models.ForeignKey(
+        DailyChallenge,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="attempts",
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+
+    log = models.JSONField(default=list)  # action texts, RULES.md notation
+    action_times = models.JSONField(default=list)  # server seconds since started_at, per action
+    started_at = models.DateTimeField()
+    last_action_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
+
+    action_count = models.PositiveIntegerField(default=0)
+    elapsed_seconds = models.FloatField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    runs_completed = models.PositiveSmallIntegerField(default=0)
+    deals_left = models.PositiveSmallIntegerField(default=5)
+
+    flagged = models.BooleanField(default=False)
+    flag_reason = models.CharField(max_length=200, blank=True)
+    voided = models.BooleanField(default=False)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "challenge"],
+                condition=Q(kind="ranked"),
+                name="attempt_one_ranked_per_player_and_challenge",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="practice") | Q(challenge__isnull=False),
+                name="attempt_ranked_has_challenge",
+            ),
+        ]
+        indexes = [
+            # The daily board: finished, counted attempts in RULES.md's order.
+            models.Index(
+                "challenge",
+                models.F("score").desc(),
+                "elapsed_seconds",
+                "ended_at",
+                name="attempt_board_order",
+                condition=Q(kind="ranked", voided=False, ended_at__isnull=False),
+            ),
+            models.Index(fields=["player", "kind", "ended_at"], name="attempt_player_history"),
+            models.Index(
+                fields=["challenge"],
+                name="attempt_open_by_challenge",
+                condition=Q(ended_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Attempt #{self.pk} ({self.kind}, {self.player_id})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_at is not None

@@ -1,0 +1,12 @@
+"""What happens to attempts, for whoever listens (leaderboards broadcast it live).
+
+games never imports leaderboards; leaderboards connects to these in its AppConfig.ready().
+Services send them only after the transaction has committed (transaction.on_commit).
+Every signal is sent with ``attempt_id`` (and ``challenge_id`` when ranked).
+"""
+
+from django.dispatch import Signal
+
+attempt_progressed = Signal()  # a run completed or a deal made: live progress
+attempt_finished = Signal()  # won, resigned, or closed with the day: new ranks
+attempt_voided = Signal()  # an admin voided it: it leaves the boards
