@@ -8,6 +8,9 @@ api_v1 = [
     path("", views.ApiRootApi.as_view(), name="api-root"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("accounts.urls")),
+    path("", include("games.api.urls")),
+    path("leaderboards/", include("leaderboards.urls")),
     re_path(r"^(?P<path>.*)$", views.api_not_found),
 ]
 
