@@ -5,3 +5,17 @@ class LeaderboardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards"
     verbose_name = "Leaderboards"
+
+    def ready(self) -> None:
+        from games import signals
+        from leaderboards import receivers
+
+        signals.attempt_progressed.connect(
+            receivers.on_attempt_progressed, dispatch_uid="leaderboards.progressed"
+        )
+        signals.attempt_finished.connect(
+            receivers.on_attempt_finished, dispatch_uid="leaderboards.finished"
+        )
+        signals.attempt_voided.connect(
+            receivers.on_attempt_voided, dispatch_uid="leaderboards.voided"
+        )

@@ -1,9 +1,9 @@
-"""WebSocket routes owned by the leaderboards app (live leaderboards come later).
+"""WebSocket routes owned by the leaderboards app; config/routing.py collects them."""
 
-Entries are `django.urls.path(...)`/`re_path(...)` to a consumer's `.as_asgi()`;
-config/routing.py collects them.
-"""
+from django.urls import URLPattern, path
 
-from django.urls import URLPattern
+from leaderboards.consumers import ChallengeConsumer
 
-websocket_urlpatterns: list[URLPattern] = []
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/challenges/<int:challenge_id>/", ChallengeConsumer.as_asgi()),
+]

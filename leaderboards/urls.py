@@ -1,5 +1,15 @@
-"""API routes of this app, mounted under /api/v1/ by config/urls.py."""
+"""API routes of this app, mounted under /api/v1/leaderboards/ by config/urls.py."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from leaderboards import api
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path(
+        "challenges/<int:challenge_id>/",
+        api.ChallengeBoardApi.as_view(),
+        name="leaderboard-challenge",
+    ),
+    path("alltime/", api.AllTimeBoardApi.as_view(), name="leaderboard-alltime"),
+    path("players/<str:username>/", api.PlayerStatsApi.as_view(), name="leaderboard-player"),
+]

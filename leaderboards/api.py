@@ -1,0 +1,181 @@
+"""The leaderboards' REST API: one class per operation; anyone may read."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import VARIANT_CHOICES, DailyChallenge
+from leaderboards import selectors
+
+
+class BoardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="equal score, elapsed and end share a rank")
+    username = serializers.CharField()
+    score = serializers.IntegerField()
+    elapsed_seconds = serializers.FloatField()
+    action_count = serializers.IntegerField()
+    won = serializers.BooleanField()
+    runs_completed = serializers.IntegerField()
+    ended_at = serializers.DateTimeField()
+    attempt_id = serializers.IntegerField()
+
+
+class CountsSerializer(serializers.Serializer):
+    playing = serializers.IntegerField(help_text="open ranked attempts")
+    finished = serializers.IntegerField(help_text="finished, counted (not voided) attempts")
+
+
+class ChallengeRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    date = serializers.DateField()
+    variant = serializers.CharField()
+
+
+class ChallengeBoardApi(APIView):
+    """The daily board of one challenge: the top, the counts, and the caller's own row."""
+
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        limit = serializers.IntegerField(min_value=1, max_value=selectors.MAX_LIMIT, default=50)
+        offset = serializers.IntegerField(min_value=0, default=0)
+
+    @extend_schema_serializer(component_name="ChallengeBoard")
+    class OutputSerializer(serializers.Serializer):
+        challenge = ChallengeRefSerializer()
+        limit = serializers.IntegerField()
+        offset = serializers.IntegerField()
+        counts = CountsSerializer()
+        top = BoardRowSerializer(many=True)
+        me = BoardRowSerializer(
+            allow_null=True, help_text="the signed-in player's row, even outside the top"
+        )
+
+    @extend_schema(
+        operation_id="leaderboard_challenge",
+        parameters=[InputSerializer],
+        responses=OutputSerializer,
+    )
+    def get(self, request: Request, challenge_id: int) -> Response:
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        limit, offset = params.validated_data["limit"], params.validated_data["offset"]
+        challenge = get_object_or_404(DailyChallenge, pk=challenge_id)
+        me = (
+            selectors.player_rank(challenge, request.user)
+            if request.user.is_authenticated
+            else None
+        )
+        body: dict[str, Any] = {
+            "challenge": {"id": challenge.pk, "date": challenge.date, "variant": challenge.variant},
+            "limit": limit,
+            "offset": offset,
+            "counts": selectors.players_counts(challenge),
+            "top": [asdict(row) for row in selectors.leaderboard_for_day(challenge, limit, offset)],
+            "me": asdict(me) if me else None,
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class AllTimeRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    total_score = serializers.IntegerField()
+    days = serializers.IntegerField(help_text="days with a counted daily in the window")
+
+
+class AllTimeBoardApi(APIView):
+    """Each player's best daily score per UTC day, summed over the last ``days`` days."""
+
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        days = serializers.IntegerField(min_value=1, max_value=365, default=30)
+        limit = serializers.IntegerField(min_value=1, max_value=selectors.MAX_LIMIT, default=50)
+
+    @extend_schema_serializer(component_name="AllTimeBoard")
+    class OutputSerializer(serializers.Serializer):
+        days = serializers.IntegerField()
+        rows = AllTimeRowSerializer(many=True)
+
+    @extend_schema(
+        operation_id="leaderboard_alltime", parameters=[InputSerializer], responses=OutputSerializer
+    )
+    def get(self, request: Request) -> Response:
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        days = params.validated_data["days"]
+        rows = selectors.alltime_board(days=days, limit=params.validated_data["limit"])
+        return Response(self.OutputSerializer({"days": days, "rows": rows}).data)
+
+
+class ScoreBucketSerializer(serializers.Serializer):
+    start = serializers.IntegerField()
+    end = serializers.IntegerField(allow_null=True, help_text="inclusive; null: no upper end")
+    count = serializers.IntegerField()
+
+
+class RunsBucketSerializer(serializers.Serializer):
+    runs_completed = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    variant = serializers.CharField(allow_null=True)
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    best_score = serializers.IntegerField(allow_null=True)
+    average_score = serializers.FloatField(allow_null=True)
+    score_histogram = ScoreBucketSerializer(many=True)
+    runs_histogram = RunsBucketSerializer(many=True)
+
+
+class StreakSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    current = serializers.IntegerField()
+    best = serializers.IntegerField()
+    last_won = serializers.DateField(allow_null=True)
+
+
+class PlayerStatsApi(APIView):
+    """A player's ranked dailies: stats (of one variant or all) and streaks per variant."""
+
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+
+    @extend_schema_serializer(component_name="PlayerLeaderboardStats")
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        stats = PlayerStatsSerializer()
+        streaks = StreakSerializer(many=True)
+
+    @extend_schema(
+        operation_id="leaderboard_player", parameters=[InputSerializer], responses=OutputSerializer
+    )
+    def get(self, request: Request, username: str) -> Response:
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        variant = params.validated_data.get("variant")
+        user_model = get_user_model()
+        player = get_object_or_404(user_model, **{user_model.USERNAME_FIELD: username})
+        variants = [variant] if variant else list(settings.DAILY_VARIANTS)
+        body = {
+            "username": player.get_username(),
+            "stats": selectors.player_stats(player, variant),
+            "streaks": [selectors.streaks(player, v) for v in variants],
+        }
+        return Response(self.OutputSerializer(body).data)

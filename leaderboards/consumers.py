@@ -1,0 +1,116 @@
+"""The live board of one challenge: ``ws/challenges/<challenge_id>/``.
+
+Only the server sends. On connect the watcher gets a ``snapshot`` (the top of the board,
+the counts of players playing and finished, everyone's live progress, and the watcher's
+own row when signed in); then ``board`` (new ranks, at most one per board window, and at
+once after a void, naming the voided attempt) and ``progress`` (a player completed a run,
+dealt, or finished). The client may only send ``{"type": "ping"}`` (answered with
+``{"type": "pong"}``).
+
+Close codes:
+    4400  the client sent anything but a ping (not JSON, binary, another type)
+    4404  no such challenge
+    4503  live updates unavailable (the channel layer could not be reached); retry later
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from leaderboards import live
+
+log = logging.getLogger(__name__)
+
+CLOSE_BAD_MESSAGE = 4400
+CLOSE_NOT_FOUND = 4404
+CLOSE_UNAVAILABLE = 4503
+# A signed-in watcher outside the top has its own rank re-read at most this often.
+OWN_RANK_REFRESH_SECONDS = 5.0
+
+
+class ChallengeConsumer(AsyncJsonWebsocketConsumer):
+    challenge_id: int
+    group_name: str
+    player_id: int | None
+    username: str | None
+    joined = False
+
+    async def connect(self) -> None:
+        self.challenge_id = int(self.scope["url_route"]["kwargs"]["challenge_id"])
+        self.group_name = live.group_name(self.challenge_id)
+        user = self.scope.get("user")
+        signed_in = user is not None and user.is_authenticated
+        self.player_id = user.pk if signed_in else None
+        self.username = user.get_username() if signed_in else None
+        self.own_checked_at = 0.0
+        self.own: dict[str, Any] | None = None
+        live.broadcaster.register_consumer_loop()
+        await self.accept()
+        try:
+            # Join before reading, so that nothing committed after the snapshot is missed.
+            await self.channel_layer.group_add(self.group_name, self.channel_name)
+            self.joined = True
+        except Exception as error:
+            log.warning("watcher of challenge %s not joined: %r", self.challenge_id, error)
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        snapshot = await database_sync_to_async(live.snapshot_payload)(
+            self.challenge_id, self.player_id
+        )
+        if snapshot is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.own = snapshot["me"]
+        self.own_checked_at = time.monotonic()
+        await self.send_json(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        if self.joined:
+            try:
+                await self.channel_layer.group_discard(self.group_name, self.channel_name)
+            except Exception as error:  # the group entry expires on its own
+                log.warning("watcher of challenge %s not discarded: %r", self.challenge_id, error)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        message: Any = None
+        if text_data is not None:
+            try:
+                message = json.loads(text_data)
+            except ValueError:
+                message = None
+        if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
+            await self.send_json({"type": "pong"})
+            return
+        await self.close(code=CLOSE_BAD_MESSAGE)
+
+    # --- group events, named after their type ---
+
+    async def board_update(self, event: dict[str, Any]) -> None:
+        payload = event["payload"]
+        if self.player_id is not None:
+            voided = payload.get("voided") or {}
+            if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
+                self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
+            payload = {**payload, "me": await self._own_row(payload["top"])}
+        await self.send_json(payload)
+
+    async def progress_update(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["payload"])
+
+    async def _own_row(self, top: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The watcher's own row: from the pushed top if there, else re-read now and then."""
+        for row in top:
+            if row["username"] == self.username:
+                self.own = row
+                return row
+        now = time.monotonic()
+        if now - self.own_checked_at >= OWN_RANK_REFRESH_SECONDS:
+            self.own_checked_at = now
+            self.own = await database_sync_to_async(live.own_row)(self.challenge_id, self.player_id)
+        return self.own

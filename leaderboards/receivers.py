@@ -1,0 +1,49 @@
+"""The games signals, turned into live pushes (connected in LeaderboardsConfig.ready()).
+
+The signals are sent after the commit, so whatever is pushed has been committed. A
+receiver only hands the work to the broadcaster (leaderboards/live.py) and never raises:
+an accepted action must not fail because Redis did.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from leaderboards.live import broadcaster
+
+log = logging.getLogger(__name__)
+
+
+def on_attempt_progressed(
+    sender: Any, attempt_id: int, challenge_id: int | None = None, **kwargs: Any
+) -> None:
+    if challenge_id is None:
+        return  # practice: no board
+    try:
+        broadcaster.progressed(attempt_id)
+    except Exception:  # pragma: no cover - the broadcaster already guards itself
+        log.exception("progress push of attempt %s failed", attempt_id)
+
+
+def on_attempt_finished(
+    sender: Any, attempt_id: int, challenge_id: int | None = None, **kwargs: Any
+) -> None:
+    if challenge_id is None:
+        return
+    try:
+        broadcaster.progressed(attempt_id)  # it leaves the "playing" list at once
+        broadcaster.board_changed(challenge_id)
+    except Exception:  # pragma: no cover
+        log.exception("board push after attempt %s finished failed", attempt_id)
+
+
+def on_attempt_voided(
+    sender: Any, attempt_id: int, challenge_id: int | None = None, **kwargs: Any
+) -> None:
+    if challenge_id is None:
+        return
+    try:
+        broadcaster.voided(challenge_id, attempt_id)
+    except Exception:  # pragma: no cover
+        log.exception("board push after attempt %s was voided failed", attempt_id)

@@ -1,0 +1,312 @@
+"""Reads for the leaderboards: PostgreSQL is the source of truth, every rank an indexed query.
+
+Order (RULES.md, "Scoring"): score higher first, then elapsed seconds shorter first, then
+the moment the attempt ended earlier first. The daily board counts the finished,
+non-voided ranked attempts of one challenge; the partial index ``attempt_board_order``
+(challenge, -score, elapsed_seconds, ended_at) holds exactly those rows in that order.
+
+Ranks are SQL ``RANK()``: attempts equal in all three keys share a rank and the next rank
+skips (1, 2, 2, 4). ``ended_at`` has microsecond resolution, so a shared rank is rare; within
+one, rows are listed by attempt id. A player's rank is "attempts strictly better + 1", which
+is the same number, counted on the index without reading the rows below.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Avg, Count, F, Max, Q, QuerySet, Window
+from django.db.models.functions import Rank
+from django.utils import timezone
+
+from games.models import Attempt, DailyChallenge
+
+MAX_LIMIT = 200
+# Score buckets of the results histogram: [0, 100), [100, 200), … and one for 700 and above.
+SCORE_BUCKET = 100
+SCORE_BUCKETS = 8
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    rank: int
+    username: str
+    score: int
+    elapsed_seconds: float
+    action_count: int
+    won: bool
+    runs_completed: int
+    ended_at: dt.datetime
+    attempt_id: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The public row: what a watcher or an API client sees (no log, no cards)."""
+        row = asdict(self)
+        row["ended_at"] = self.ended_at.isoformat()
+        return row
+
+
+def board_attempts(challenge_id: int) -> QuerySet[Attempt]:
+    """The attempts that count on a challenge's board: the rows of ``attempt_board_order``."""
+    return Attempt.objects.filter(
+        challenge_id=challenge_id,
+        kind=Attempt.Kind.RANKED,
+        voided=False,
+        ended_at__isnull=False,
+    )
+
+
+BOARD_ORDER = (F("score").desc(), F("elapsed_seconds").asc(), F("ended_at").asc())
+
+
+def _row(attempt: Attempt, rank: int) -> BoardRow:
+    assert attempt.score is not None and attempt.elapsed_seconds is not None
+    assert attempt.ended_at is not None
+    return BoardRow(
+        rank=rank,
+        username=attempt.player.get_username(),
+        score=attempt.score,
+        elapsed_seconds=attempt.elapsed_seconds,
+        action_count=attempt.action_count,
+        won=attempt.won,
+        runs_completed=attempt.runs_completed,
+        ended_at=attempt.ended_at,
+        attempt_id=attempt.pk,
+    )
+
+
+def _challenge_id(challenge: DailyChallenge | int) -> int:
+    return challenge if isinstance(challenge, int) else challenge.pk
+
+
+def leaderboard_for_day(
+    challenge: DailyChallenge | int, limit: int = 50, offset: int = 0
+) -> list[BoardRow]:
+    """Rows ``offset`` to ``offset + limit`` of the board, ranked (a streamed index scan)."""
+    limit = max(0, min(limit, MAX_LIMIT))
+    offset = max(0, offset)
+    attempts = (
+        board_attempts(_challenge_id(challenge))
+        .select_related("player")
+        .annotate(board_rank=Window(Rank(), order_by=list(BOARD_ORDER)))
+        .order_by(*BOARD_ORDER, "id")[offset : offset + limit]
+    )
+    return [_row(attempt, attempt.board_rank) for attempt in attempts]
+
+
+def _strictly_better(challenge_id: int, attempt: Attempt) -> QuerySet[Attempt]:
+    """Board attempts ranked before ``attempt``: one index range (score >= its score)."""
+    return board_attempts(challenge_id).filter(
+        Q(score__gt=attempt.score)
+        | Q(score=attempt.score, elapsed_seconds__lt=attempt.elapsed_seconds)
+        | Q(
+            score=attempt.score,
+            elapsed_seconds=attempt.elapsed_seconds,
+            ended_at__lt=attempt.ended_at,
+        ),
+        score__gte=attempt.score,
+    )
+
+
+def player_rank(challenge: DailyChallenge | int, player: Any) -> BoardRow | None:
+    """The player's row with its rank, wherever it is; None if not (or not yet) on the board."""
+    challenge_id = _challenge_id(challenge)
+    player_id = player if isinstance(player, int) else getattr(player, "pk", None)
+    if player_id is None:
+        return None
+    attempt = board_attempts(challenge_id).filter(player_id=player_id).select_related("player")
+    found = attempt.first()
+    if found is None:
+        return None
+    return _row(found, _strictly_better(challenge_id, found).count() + 1)
+
+
+def players_counts(challenge: DailyChallenge | int) -> dict[str, int]:
+    """How many players are playing (open ranked attempts) and how many are on the board."""
+    challenge_id = _challenge_id(challenge)
+    playing = Attempt.objects.filter(
+        challenge_id=challenge_id, kind=Attempt.Kind.RANKED, ended_at__isnull=True
+    ).count()
+    return {"playing": playing, "finished": board_attempts(challenge_id).count()}
+
+
+def live_progress(challenge: DailyChallenge | int, limit: int = 100) -> list[dict[str, Any]]:
+    """Everyone playing now (the most recently active first): no log, no card."""
+    attempts = (
+        Attempt.objects.filter(
+            challenge_id=_challenge_id(challenge), kind=Attempt.Kind.RANKED, ended_at__isnull=True
+        )
+        .select_related("player")
+        .order_by(F("last_action_at").desc(nulls_last=True), "id")[:limit]
+    )
+    return [progress_row(attempt) for attempt in attempts]
+
+
+def progress_row(attempt: Attempt) -> dict[str, Any]:
+    """One player's live progress: the counts a watcher may see, never a card."""
+    return {
+        "attempt_id": attempt.pk,
+        "username": attempt.player.get_username(),
+        "runs_completed": attempt.runs_completed,
+        "action_count": attempt.action_count,
+        "deals_left": attempt.deals_left,
+        "finished": attempt.ended_at is not None,
+    }
+
+
+def attempt_progress(attempt_id: int) -> tuple[int | None, dict[str, Any]] | None:
+    """(challenge id, progress row) of one ranked attempt, None if it is not on a board."""
+    attempt = (
+        Attempt.objects.filter(pk=attempt_id, kind=Attempt.Kind.RANKED)
+        .select_related("player")
+        .first()
+    )
+    if attempt is None:
+        return None
+    return attempt.challenge_id, progress_row(attempt)
+
+
+# --- players: streaks and stats ------------------------------------------------
+
+
+def _counted_dailies(player: Any, variant: str | None) -> QuerySet[Attempt]:
+    attempts = Attempt.objects.filter(
+        player=player, kind=Attempt.Kind.RANKED, voided=False, ended_at__isnull=False
+    )
+    if variant:
+        attempts = attempts.filter(challenge__variant=variant)
+    return attempts
+
+
+def streaks(player: Any, variant: str, today: dt.date | None = None) -> dict[str, Any]:
+    """Consecutive UTC days on which the player won the ranked daily of ``variant``.
+
+    ``current`` is the run that reaches today, or yesterday while today's daily is still
+    unplayed (not lost yet); a day without a win (lost, voided, not played) ends a run.
+    """
+    today = today or timezone.now().date()
+    won_days = sorted(
+        set(
+            _counted_dailies(player, variant)
+            .filter(won=True)
+            .values_list("challenge__date", flat=True)
+        )
+    )
+    best = run = 0
+    previous: dt.date | None = None
+    for day in won_days:
+        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    current = 0
+    if previous is not None and previous >= today - dt.timedelta(days=1):
+        current = run
+        if previous < today:
+            # Yesterday ended the run; it stays current unless today's daily was already lost.
+            lost_today = (
+                _counted_dailies(player, variant).filter(challenge__date=today, won=False).exists()
+            )
+            current = 0 if lost_today else run
+    return {
+        "variant": variant,
+        "current": current,
+        "best": best,
+        "last_won": previous,
+    }
+
+
+def player_stats(player: Any, variant: str | None = None) -> dict[str, Any]:
+    """Played, won, win rate, best and average score and two histograms, over ranked dailies."""
+    attempts = _counted_dailies(player, variant)
+    totals = attempts.aggregate(
+        played=Count("id"),
+        won=Count("id", filter=Q(won=True)),
+        best_score=Max("score"),
+        average_score=Avg("score"),
+    )
+    buckets = {
+        f"b{n}": Count(
+            "id",
+            filter=(
+                Q(score__gte=n * SCORE_BUCKET, score__lt=(n + 1) * SCORE_BUCKET)
+                if n < SCORE_BUCKETS - 1
+                else Q(score__gte=n * SCORE_BUCKET)
+            ),
+        )
+        for n in range(SCORE_BUCKETS)
+    }
+    counts = attempts.aggregate(**buckets)
+    score_histogram = [
+        {
+            "start": n * SCORE_BUCKET,
+            "end": (n + 1) * SCORE_BUCKET - 1 if n < SCORE_BUCKETS - 1 else None,
+            "count": counts[f"b{n}"],
+        }
+        for n in range(SCORE_BUCKETS)
+    ]
+    runs = attempts.values("runs_completed").annotate(count=Count("id")).order_by("runs_completed")
+    played = totals["played"]
+    average = totals["average_score"]
+    return {
+        "variant": variant,
+        "played": played,
+        "won": totals["won"],
+        "win_rate": round(totals["won"] / played, 4) if played else None,
+        "best_score": totals["best_score"],
+        "average_score": round(float(average), 2) if average is not None else None,
+        "score_histogram": score_histogram,
+        "runs_histogram": [
+            {"runs_completed": row["runs_completed"], "count": row["count"]} for row in runs
+        ],
+    }
+
+
+# --- the all-time board ----------------------------------------------------------
+
+_ALLTIME_SQL = """
+WITH best AS (
+    SELECT a.player_id, c.date, MAX(a.score) AS score
+    FROM {attempt} a JOIN {challenge} c ON c.id = a.challenge_id
+    WHERE a.kind = %s AND NOT a.voided AND a.ended_at IS NOT NULL
+      AND c.date >= %s AND c.date <= %s
+    GROUP BY a.player_id, c.date
+), totals AS (
+    SELECT player_id, SUM(score) AS total, COUNT(*) AS days
+    FROM best GROUP BY player_id
+)
+SELECT RANK() OVER (ORDER BY t.total DESC) AS rank, u.{username}, t.total, t.days
+FROM totals t JOIN {user} u ON u.id = t.player_id
+ORDER BY t.total DESC, t.days ASC, u.{username} ASC
+LIMIT %s
+"""
+
+
+def alltime_board(
+    days: int = 30, limit: int = 50, today: dt.date | None = None
+) -> list[dict[str, Any]]:
+    """Each player's best daily score per UTC day (any variant), summed over the last ``days``.
+
+    The window is today and the ``days - 1`` days before it. Equal totals share a rank.
+    """
+    today = today or timezone.now().date()
+    first = today - dt.timedelta(days=max(1, days) - 1)
+    user_model = get_user_model()
+    sql = _ALLTIME_SQL.format(
+        attempt=connection.ops.quote_name(Attempt._meta.db_table),
+        challenge=connection.ops.quote_name(DailyChallenge._meta.db_table),
+        user=connection.ops.quote_name(user_model._meta.db_table),
+        username=connection.ops.quote_name(user_model.USERNAME_FIELD),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql, [Attempt.Kind.RANKED.value, first, today, max(0, min(limit, MAX_LIMIT))]
+        )
+        rows = cursor.fetchall()
+    return [
+        {"rank": int(rank), "username": username, "total_score": int(total), "days": int(days_)}
+        for rank, username, total, days_ in rows
+    ]
