@@ -1,5 +1,13 @@
 """API routes of this app, mounted under /api/v1/ by config/urls.py."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from accounts import api
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("auth/signup/", api.SignupApi.as_view(), name="auth-signup"),
+    path("auth/login/", api.LoginApi.as_view(), name="auth-login"),
+    path("auth/logout/", api.LogoutApi.as_view(), name="auth-logout"),
+    path("auth/me/", api.MeApi.as_view(), name="auth-me"),
+    path("auth/token/", api.TokenApi.as_view(), name="auth-token"),
+]

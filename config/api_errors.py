@@ -39,6 +39,7 @@ class _Mapping:
     http_status: int
     code: str
     details: Callable[[Exception], Any] | None
+    from_attributes: bool = False
 
 
 _REGISTERED: dict[type[Exception], _Mapping] = {}
@@ -50,9 +51,15 @@ def register_domain_error(
     http_status: int,
     code: str,
     details: Callable[[Exception], Any] | None = None,
+    from_attributes: bool = False,
 ) -> None:
-    """Map an exception type that cannot subclass DomainError (say, the engine's) to HTTP."""
-    _REGISTERED[exc_type] = _Mapping(http_status, code, details)
+    """Map an exception type that cannot subclass DomainError (say, the engine's) to HTTP.
+
+    With ``from_attributes`` the exception's own ``code``, ``http_status`` and ``details``
+    attributes (when present) override the registered ones: one registration then maps a
+    whole family of an app's errors (games.errors.GamesError and its subclasses).
+    """
+    _REGISTERED[exc_type] = _Mapping(http_status, code, details, from_attributes)
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
@@ -83,7 +90,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     mapping = _registered_mapping(exc)
     if mapping is not None:
         details = mapping.details(exc) if mapping.details else getattr(exc, "details", None)
-        return Response(error_body(mapping.code, str(exc), details), status=mapping.http_status)
+        code, http_status = mapping.code, mapping.http_status
+        if mapping.from_attributes:
+            code = str(getattr(exc, "code", code))
+            http_status = int(getattr(exc, "http_status", http_status))
+        message = str(getattr(exc, "message", None) or exc)
+        return Response(error_body(code, message, details), status=http_status)
 
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -91,6 +103,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
     if isinstance(exc, exceptions.ValidationError):
         code, message, details = "invalid", "The request is not valid.", response.data
+    elif isinstance(exc, exceptions.Throttled):
+        code, message, details = "throttled", str(exc.detail), {"wait": exc.wait}
     elif isinstance(exc, exceptions.APIException):
         code, message, details = _first_code(exc.get_codes()), str(exc.detail), None
     elif isinstance(exc, Http404):
@@ -101,3 +115,18 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code, message, details = "error", str(exc), None
     response.data = error_body(code, message, details)
     return response
+
+
+def _register_app_errors() -> None:
+    """The apps' error families; config may import the apps, never the other way round."""
+    from games.errors import GamesError
+
+    register_domain_error(
+        GamesError,
+        http_status=status.HTTP_400_BAD_REQUEST,
+        code="games_error",
+        from_attributes=True,
+    )
+
+
+_register_app_errors()

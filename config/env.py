@@ -75,6 +75,21 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "Seconds between a worker's sweeps for tasks abandoned by dead workers.",
     ),
     "CELERY_RESTORE_THROTTLE": ("10", "Only every Nth sweep really scans Redis."),
+    "THROTTLE_SIGNUP": (
+        "20/hour",
+        "Sign-ups allowed per client address (DRF rate: N/sec|min|hour|day).",
+    ),
+    "THROTTLE_LOGIN": ("30/min", "Log-in and token requests allowed per client address."),
+    "THROTTLE_ACTIONS": ("600/min", "Action posts, starts and resigns allowed per player."),
+    "THROTTLE_HINTS": ("20/min", "Hint requests allowed per player (each runs the solver)."),
+    "ACTIONS_MAX_BATCH": ("200", "Most actions accepted in one post."),
+    "HINT_SECONDS": ("5", "The solver's time limit for one hint in a practice attempt."),
+    "PLAUSIBLE_MIN_SECONDS_PER_ACTION": (
+        "0.12",
+        "An attempt whose median seconds per action is below this is flagged for the admins.",
+    ),
+    "PLAUSIBLE_MIN_ACTIONS": ("30", "Actions needed before the per-action pace is judged."),
+    "PLAUSIBLE_MIN_WIN_SECONDS": ("60", "A win faster than this many seconds is flagged."),
 }
 
 env = environ.Env()

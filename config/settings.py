@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, env
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -92,6 +94,19 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Throttle counters live in the cache: shared through Redis when there is one.
+CACHES: dict[str, dict[str, Any]]
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "astrocyte",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 # Without Redis there is no broker and no worker: tasks run in the caller's process.
@@ -142,10 +157,20 @@ REST_FRAMEWORK = {
         if DEBUG
         else ["rest_framework.renderers.JSONRenderer"]
     ),
+    # Token first: its WWW-Authenticate header makes "not signed in" a 401, not a 403.
+    # Session authentication enforces CSRF on unsafe methods (the browser's path).
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Views name their scope (ScopedRateThrottle): per user when signed in, else per address.
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": env.str("THROTTLE_SIGNUP", default="20/hour"),
+        "login": env.str("THROTTLE_LOGIN", default="30/min"),
+        "actions": env.str("THROTTLE_ACTIONS", default="600/min"),
+        "hints": env.str("THROTTLE_HINTS", default="20/min"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Astrocyte Daily API",
@@ -200,4 +225,20 @@ DAILIES_PREPARE_EVERY: int = env.int("DAILIES_PREPARE_EVERY", default=600)
 CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
     "task": "games.dailies_prepare",
     "schedule": DAILIES_PREPARE_EVERY,
+}
+
+# --- attempts -----------------------------------------------------------------
+ACTIONS_MAX_BATCH: int = env.int("ACTIONS_MAX_BATCH", default=200)
+HINT_SECONDS: float = env.float("HINT_SECONDS", default=5.0)
+# Faster than a human: flagged for the admins (never refused, never hidden from the player).
+PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = env.float(
+    "PLAUSIBLE_MIN_SECONDS_PER_ACTION", default=0.12
+)
+PLAUSIBLE_MIN_ACTIONS: int = env.int("PLAUSIBLE_MIN_ACTIONS", default=30)
+PLAUSIBLE_MIN_WIN_SECONDS: float = env.float("PLAUSIBLE_MIN_WIN_SECONDS", default=60.0)
+# Ranked attempts still open when their day ends are closed at 00:00 UTC (and whenever
+# one of them is touched afterwards).
+CELERY_BEAT_SCHEDULE["attempts-close-day"] = {
+    "task": "games.attempts_close_day",
+    "schedule": crontab(minute=0, hour=0),
 }

@@ -1,13 +1,80 @@
-"""The games app's domain errors: one family, mapped to HTTP once (config.api_errors)."""
+"""The games app's domain errors: one family, mapped to HTTP once (config.api_errors).
+
+Each error carries a machine-readable ``code``, the HTTP status it stands for
+(``http_status``; games never imports the web layer, config reads these attributes),
+a message for the person who asked, and optional ``details``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 
 class GamesError(Exception):
     """Base of every refusal of a games service; the message is for the person who asked."""
 
     code = "games_error"
+    http_status = 400
+
+    def __init__(self, message: str, *, details: Any = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+        if code is not None:
+            self.code = code
 
 
 class DealStateError(GamesError):
     """The deal is not in a state that allows this operation."""
 
     code = "deal_state"
+
+
+class NotFoundError(GamesError):
+    """No such challenge or attempt, or not one the asker may see."""
+
+    code = "not_found"
+    http_status = 404
+
+
+class ChallengeNotOpenError(GamesError):
+    """A ranked attempt can be started only on the day of its challenge."""
+
+    code = "challenge_not_open"
+    http_status = 409
+
+
+class NoPracticeDealError(GamesError):
+    """The practice pool has no verified deal (of the asked variant) yet."""
+
+    code = "no_practice_deal"
+    http_status = 503
+
+
+class AttemptOverError(GamesError):
+    """The attempt has ended (won, resigned, or closed with its day): no more actions."""
+
+    code = "attempt_over"
+    http_status = 409
+
+
+class OffsetConflictError(GamesError):
+    """A batch that does not start at the end of the stored log and is not a retry."""
+
+    code = "offset_conflict"
+    http_status = 409
+
+
+class ActionRefusedError(GamesError):
+    """An action of a batch is not valid notation (invalid_action) or the rules refuse it
+    (illegal_action); nothing of the batch was stored."""
+
+    code = "illegal_action"
+    http_status = 400
+
+
+class HintsNotAllowedError(GamesError):
+    """Hints are for practice attempts only."""
+
+    code = "hints_not_allowed"
+    http_status = 403

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
-from games import engine
-from games.models import DailyChallenge, Deal
+from games import engine, solver
+from games.errors import AttemptOverError, HintsNotAllowedError, NotFoundError
+from games.models import Attempt, DailyChallenge, Deal
 
 
 def schedule_for_days(today: dt.date, days: int) -> dict[str, Any]:
@@ -49,3 +52,300 @@ def _step(action: str | None, board: engine.Board) -> dict[str, Any]:
         for column, down in zip(state["tableau"], state["face_down"], strict=True)
     ]
     return {"action": action, "state": state, "columns": columns}
+
+
+# --- the clock of the days ------------------------------------------------------------
+
+
+def utc_today(now: dt.datetime | None = None) -> dt.date:
+    """Days roll over at 00:00 UTC."""
+    return (now or timezone.now()).astimezone(dt.UTC).date()
+
+
+def day_end(date: dt.date) -> dt.datetime:
+    """The moment a challenge's day closes: 00:00 UTC of the next date."""
+    return dt.datetime.combine(date + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
+
+
+def seconds_left(date: dt.date, now: dt.datetime | None = None) -> int:
+    remaining = (day_end(date) - (now or timezone.now())).total_seconds()
+    return max(0, int(remaining))
+
+
+def day_is_closed(date: dt.date, now: dt.datetime | None = None) -> bool:
+    return date < utc_today(now)
+
+
+# --- positions: everything is recomputed from the deal and the stored log -------------
+
+
+def deal_board(deal: Deal) -> engine.Board:
+    return engine.Board.deal(deal.variant, deal.seed_int)
+
+
+def attempt_board(attempt: Attempt, upto: int | None = None) -> engine.Board:
+    """The position after the first ``upto`` stored actions (all of them by default)."""
+    board = deal_board(attempt.deal)
+    log = attempt.log if upto is None else attempt.log[:upto]
+    result = engine.replay_on(board, list(log))
+    if result.error is not None:  # pragma: no cover - the log holds only accepted actions
+        raise RuntimeError(
+            f"the stored log of attempt {attempt.pk} does not replay: {result.error}"
+        )
+    return board
+
+
+@dataclass
+class BatchResult:
+    """What a batch did: the cards it turned face up, whether it dealt or completed runs."""
+
+    revealed: list[dict[str, str]] = field(default_factory=list)
+    dealt: bool = False
+    runs_before: int = 0
+    runs_after: int = 0
+
+    @property
+    def progressed(self) -> bool:
+        return self.dealt or self.runs_after > self.runs_before
+
+
+def apply_batch(board: engine.Board, actions: list[Any], first_index: int) -> BatchResult:
+    """Push ``actions`` through the engine's checked path, noting every card turned face up.
+
+    Raises the engine's ``MoveError`` (located at ``first_index + i``) at the first refusal;
+    the board is then left after the actions before it, so callers use a throwaway board.
+    """
+    result = BatchResult(runs_before=board.complete_foundations)
+    for i, action in enumerate(actions):
+        before = engine.board_state(board)
+        try:
+            move = board.push_text(action)
+        except engine.MoveError as error:
+            raise error.at(first_index + i) from None
+        after = engine.board_state(board)
+        if move.is_deal:
+            result.dealt = True
+            for column, card in enumerate(before["stock"][: board.variant.columns]):
+                result.revealed.append({"pile": f"t{column + 1}", "card": card})
+        if not move.is_undo:
+            for column, (down_before, down_after) in enumerate(
+                zip(before["face_down"], after["face_down"], strict=True)
+            ):
+                cards = after["tableau"][column]
+                for index in range(down_after, min(down_before, len(cards))):
+                    result.revealed.append({"pile": f"t{column + 1}", "card": cards[index]})
+    result.runs_after = board.complete_foundations
+    return result
+
+
+def score_dict(actions: int, elapsed: float, board: engine.Board) -> dict[str, Any]:
+    breakdown = engine.score_breakdown(actions, elapsed, board)
+    return {
+        "total": breakdown.total,
+        "base": breakdown.base,
+        "actions": breakdown.actions,
+        "time_penalty": breakdown.time_penalty,
+        "foundations": breakdown.foundations,
+        "foundation_bonus": breakdown.foundation_bonus,
+        "win_bonus": breakdown.win_bonus,
+    }
+
+
+def batch_answer(
+    board: engine.Board, batch: BatchResult, offset: int, elapsed: float
+) -> dict[str, Any]:
+    """The answer to an accepted batch; a retry recomputes exactly the same one."""
+    return {
+        "offset": offset,
+        "action_count": offset,
+        "state": engine.board_view(board),
+        "revealed": batch.revealed,
+        "legal_actions": board.legal_actions(),
+        "won": board.is_won,
+        "over": board.is_won,
+        "deals_left": board.deals_left,
+        "runs_completed": board.complete_foundations,
+        "elapsed_seconds": round(elapsed, 3),
+        "score": score_dict(offset, elapsed, board),
+    }
+
+
+def attempt_batch_answer(attempt: Attempt, offset: int, count: int) -> dict[str, Any]:
+    """Recompute the answer once given to the batch ``log[offset:offset + count]``."""
+    board = attempt_board(attempt, upto=offset)
+    batch = apply_batch(board, attempt.log[offset : offset + count], offset)
+    elapsed = float(attempt.action_times[offset + count - 1])
+    return batch_answer(board, batch, offset + count, elapsed)
+
+
+# --- what a player (or anyone) may see ------------------------------------------------
+
+
+def challenge_for_viewing(challenge_id: int, now: dt.datetime | None = None) -> DailyChallenge:
+    """A challenge of today or of a past day; a future one is not there yet."""
+    challenge = DailyChallenge.objects.select_related("deal").filter(pk=challenge_id).first()
+    if challenge is None or challenge.date > utc_today(now):
+        raise NotFoundError("No such challenge.")
+    return challenge
+
+
+def attempt_for_player(attempt_id: int, player: Any) -> Attempt:
+    """The player's own attempt; anyone else's is "not found", not "forbidden"."""
+    attempt = (
+        Attempt.objects.select_related("deal", "challenge")
+        .filter(pk=attempt_id, player_id=getattr(player, "pk", None))
+        .first()
+    )
+    if attempt is None:
+        raise NotFoundError("No such attempt.")
+    return attempt
+
+
+def attempt_elapsed(attempt: Attempt, now: dt.datetime | None = None) -> float:
+    """Final elapsed time once over; until then the running clock since the start."""
+    if attempt.is_over:
+        return float(attempt.elapsed_seconds or 0.0)
+    return max(0.0, ((now or timezone.now()) - attempt.started_at).total_seconds())
+
+
+def attempt_summary(attempt: Attempt, now: dt.datetime | None = None) -> dict[str, Any]:
+    return {
+        "id": attempt.pk,
+        "kind": attempt.kind,
+        "started_at": attempt.started_at,
+        "action_count": attempt.action_count,
+        "over": attempt.is_over,
+        "won": attempt.won,
+        "end_reason": attempt.end_reason or None,
+        "score": attempt.score,
+        "elapsed_seconds": round(attempt_elapsed(attempt, now), 3),
+    }
+
+
+def deal_secrets_public(deal: Deal, challenge: DailyChallenge | None, now: dt.datetime) -> bool:
+    """A daily's seed is public once its day is over; a practice deal's never (the pool is
+    shared and reused)."""
+    return challenge is not None and day_is_closed(challenge.date, now)
+
+
+def challenge_detail(
+    challenge: DailyChallenge, player: Any, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    now = now or timezone.now()
+    deal = challenge.deal
+    board = deal_board(deal)
+    closed = day_is_closed(challenge.date, now)
+    mine = None
+    if getattr(player, "is_authenticated", False):
+        own = Attempt.objects.filter(
+            player=player, challenge=challenge, kind=Attempt.Kind.RANKED
+        ).first()
+        mine = attempt_summary(own, now) if own else None
+    body: dict[str, Any] = {
+        "id": challenge.pk,
+        "date": challenge.date,
+        "variant": challenge.variant,
+        "commitment": deal.commitment,
+        "par": deal.par,
+        "difficulty": deal.difficulty_label or None,
+        "state": engine.board_view(board),
+        "open": not closed,
+        "seconds_left": 0 if closed else seconds_left(challenge.date, now),
+        "my_attempt": mine,
+    }
+    if closed:
+        body["revealed"] = {
+            "seed": str(deal.seed_int),
+            "nonce": deal.nonce,
+            "start_state": engine.board_state(board),
+            "solution": list(deal.solution or []),
+        }
+    else:
+        body["revealed"] = None
+    return body
+
+
+def challenges_today(player: Any, now: dt.datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    today = utc_today(now)
+    dailies = DailyChallenge.objects.filter(date=today).select_related("deal")
+    order = {variant: i for i, variant in enumerate(settings.DAILY_VARIANTS)}
+    playable = sorted(
+        (daily for daily in dailies if daily.deal.is_playable),
+        key=lambda daily: (order.get(daily.variant, len(order)), daily.variant),
+    )
+    return {
+        "date": today,
+        "seconds_left": seconds_left(today, now),
+        "challenges": [challenge_detail(daily, player, now) for daily in playable],
+        "message": None if playable else "No daily challenge is scheduled for today yet.",
+    }
+
+
+def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str, Any]:
+    """The owner's view of an attempt; the whole deal and the log once it is over, the seed
+    once its day is over too."""
+    now = now or timezone.now()
+    board = attempt_board(attempt)
+    challenge = attempt.challenge
+    last_time = float(attempt.action_times[-1]) if attempt.action_times else 0.0
+    elapsed = attempt_elapsed(attempt, now)
+    body: dict[str, Any] = {
+        "id": attempt.pk,
+        "kind": attempt.kind,
+        "challenge_id": attempt.challenge_id,
+        "date": challenge.date if challenge else None,
+        "variant": attempt.deal.variant,
+        "commitment": attempt.deal.commitment,
+        "started_at": attempt.started_at,
+        "ended_at": attempt.ended_at,
+        "end_reason": attempt.end_reason or None,
+        "state": engine.board_view(board),
+        "legal_actions": [] if attempt.is_over else board.legal_actions(),
+        "action_count": len(attempt.log),
+        "offset": len(attempt.log),
+        "over": attempt.is_over,
+        "won": board.is_won,
+        "deals_left": board.deals_left,
+        "runs_completed": board.complete_foundations,
+        "elapsed_seconds": round(elapsed, 3),
+        "score": attempt.score
+        if attempt.is_over
+        else engine.score(len(attempt.log), last_time, board),
+        "voided": attempt.voided,
+        "log": None,
+        "action_times": None,
+        "start_state": None,
+        "seed": None,
+        "nonce": None,
+    }
+    if attempt.is_over:
+        body["log"] = list(attempt.log)
+        body["action_times"] = list(attempt.action_times)
+        body["start_state"] = engine.board_state(deal_board(attempt.deal))
+        if deal_secrets_public(attempt.deal, challenge, now):
+            body["seed"] = str(attempt.deal.seed_int)
+            body["nonce"] = attempt.deal.nonce
+    return body
+
+
+def attempt_hint(attempt: Attempt) -> dict[str, Any]:
+    """The first action of a winning line from the current position (practice only)."""
+    if attempt.kind != Attempt.Kind.PRACTICE:
+        raise HintsNotAllowedError("Hints are for practice attempts only, not ranked ones.")
+    if attempt.is_over:
+        raise AttemptOverError("This attempt is over: no more hints.")
+    board = attempt_board(attempt)
+    result = solver.solve(board, seconds=settings.HINT_SECONDS)
+    if result.solved and result.moves:
+        return {
+            "action": result.moves[0],
+            "status": result.status,
+            "moves_to_win": len(result.moves),
+            "message": f"{result.moves[0]} leads to a win in {len(result.moves)} actions.",
+        }
+    if result.status == solver.UNSOLVABLE:
+        message = "No winning line exists from this position: undo or resign."
+    else:
+        message = f"No hint found within the limit of {settings.HINT_SECONDS:g} s."
+    return {"action": None, "status": result.status, "moves_to_win": None, "message": message}

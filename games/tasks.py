@@ -9,6 +9,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from games import solver
+from games.services.attempts import attempts_close_day
 from games.services.dailies import dailies_prepare, dailies_schedule_verified
 from games.services.deals import deal_mark_unknown, deal_verify
 from games.solver.search import ProgressCallback
@@ -57,3 +58,9 @@ def dailies_prepare_task() -> str:
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     report = dailies_prepare(enqueue=enqueue_verification, max_rounds=5 if eager else 1)
     return report.summary()
+
+
+@shared_task(name="games.attempts_close_day")
+def attempts_close_day_task() -> int:
+    """Beat at 00:00 UTC (safe any time): end the open ranked attempts of past days."""
+    return len(attempts_close_day())

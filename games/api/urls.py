@@ -1,5 +1,32 @@
 """API routes of this app, mounted under /api/v1/ by config/urls.py."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from games.api import attempts, challenges
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("challenges/today/", challenges.ChallengesTodayApi.as_view(), name="challenges-today"),
+    path(
+        "challenges/<int:challenge_id>/",
+        challenges.ChallengeDetailApi.as_view(),
+        name="challenge-detail",
+    ),
+    path(
+        "challenges/<int:challenge_id>/start/",
+        challenges.ChallengeStartApi.as_view(),
+        name="challenge-start",
+    ),
+    path("practice/start/", challenges.PracticeStartApi.as_view(), name="practice-start"),
+    path("attempts/<int:attempt_id>/", attempts.AttemptDetailApi.as_view(), name="attempt-detail"),
+    path(
+        "attempts/<int:attempt_id>/actions/",
+        attempts.AttemptActionsApi.as_view(),
+        name="attempt-actions",
+    ),
+    path(
+        "attempts/<int:attempt_id>/resign/",
+        attempts.AttemptResignApi.as_view(),
+        name="attempt-resign",
+    ),
+    path("attempts/<int:attempt_id>/hint/", attempts.AttemptHintApi.as_view(), name="attempt-hint"),
+]

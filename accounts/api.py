@@ -1,0 +1,177 @@
+"""Accounts API: sign up, log in and out (session with CSRF), who am I, and API tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from accounts.services import SignupError, user_signup
+from config.api_errors import DomainError
+from games.api.schema import ErrorSerializer
+
+
+class InvalidCredentialsError(DomainError):
+    code = "invalid_credentials"
+    http_status = status.HTTP_400_BAD_REQUEST
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+def _enforce_csrf(request: Request) -> None:
+    """Session-creating posts need the CSRF token too (no login CSRF), even when anonymous.
+
+    DRF checks CSRF only for requests its session authentication signed in.
+    """
+    SessionAuthentication().enforce_csrf(request)
+
+
+class UserSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+
+
+class CredentialsSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+def _user(user: Any) -> dict[str, Any]:
+    return dict(UserSerializer(user).data)
+
+
+class SignupApi(APIView):
+    """Create an account and sign the session in (the CSRF token is required)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "signup"
+
+    @extend_schema(
+        operation_id="auth_signup",
+        request=CredentialsSerializer,
+        responses={
+            201: UserSerializer,
+            400: _error("invalid, or signup_refused (details name the field)"),
+            403: _error("CSRF token missing or wrong."),
+            429: _error("Too many sign-ups from this address."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        _enforce_csrf(request)
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = user_signup(**data.validated_data)
+        login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(_user(user), status=status.HTTP_201_CREATED)
+
+
+class LoginApi(APIView):
+    """Sign the session in (the CSRF token is required)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(
+        operation_id="auth_login",
+        request=CredentialsSerializer,
+        responses={
+            200: UserSerializer,
+            400: _error("invalid, or invalid_credentials"),
+            403: _error("CSRF token missing or wrong."),
+            429: _error("Too many log-ins from this address."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        _enforce_csrf(request)
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request._request, **data.validated_data)
+        if user is None:
+            raise InvalidCredentialsError("Wrong username or password.")
+        login(request._request, user)
+        return Response(_user(user))
+
+
+class LogoutApi(APIView):
+    """End the session; a token client's token is revoked."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_logout",
+        request=None,
+        responses={204: None, 401: _error("Not signed in."), 403: _error("CSRF failure.")},
+    )
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, Token):
+            request.auth.delete()
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(APIView):
+    """Who is signed in; also sets the CSRF cookie the browser sends back as X-CSRFToken."""
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        authenticated = serializers.BooleanField()
+        user = UserSerializer(allow_null=True)
+
+        class Meta:
+            ref_name = "Me"
+
+    @extend_schema(operation_id="auth_me", responses={200: OutputSerializer})
+    @method_decorator(ensure_csrf_cookie)
+    def get(self, request: Request) -> Response:
+        if request.user.is_authenticated:
+            return Response({"authenticated": True, "user": _user(request.user)})
+        return Response({"authenticated": False, "user": None})
+
+
+class TokenApi(APIView):
+    """An API token for a client that does not keep a session (Authorization: Token <key>)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+    authentication_classes: list[Any] = []
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        token = serializers.CharField()
+        user = UserSerializer()
+
+        class Meta:
+            ref_name = "AuthToken"
+
+    @extend_schema(
+        operation_id="auth_token",
+        request=CredentialsSerializer,
+        responses={
+            200: OutputSerializer,
+            400: _error("invalid, or invalid_credentials"),
+            429: _error("Too many attempts from this address."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request._request, **data.validated_data)
+        if user is None:
+            raise InvalidCredentialsError("Wrong username or password.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key, "user": _user(user)})
+
+
+__all__ = ["LoginApi", "LogoutApi", "MeApi", "SignupApi", "SignupError", "TokenApi"]

@@ -1,0 +1,49 @@
+"""Writes for accounts: signing up. Usernames are the public names on the leaderboards."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from rest_framework import status
+
+from config.api_errors import DomainError
+
+USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
+USERNAME_RULE = "3 to 30 characters: letters, digits, and . _ - only"
+
+
+class SignupError(DomainError):
+    code = "signup_refused"
+    http_status = status.HTTP_400_BAD_REQUEST
+
+
+def user_signup(*, username: str, password: str) -> AbstractBaseUser:
+    """A new player; the password must pass Django's validators (AUTH_PASSWORD_VALIDATORS)."""
+    user_model = get_user_model()
+    if not USERNAME_PATTERN.match(username):
+        raise SignupError(f"A username is {USERNAME_RULE}.", details={"username": [USERNAME_RULE]})
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise SignupError(
+            "That username is taken.", details={"username": ["That username is taken."]}
+        )
+    try:
+        validate_password(password, user=user_model(username=username))
+    except DjangoValidationError as exc:
+        raise SignupError(
+            "The password is too weak.", details={"password": list(exc.messages)}
+        ) from None
+    try:
+        with transaction.atomic():
+            user: AbstractBaseUser = user_model.objects.create_user(
+                username=username, password=password
+            )
+    except IntegrityError:
+        raise SignupError(
+            "That username is taken.", details={"username": ["That username is taken."]}
+        ) from None
+    return user

@@ -1,0 +1,186 @@
+"""Attempts: read one, post actions, resign, ask for a hint. Owner only (others get 404)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
+from games.api.schema import (
+    AttemptSerializer,
+    ScoreSerializer,
+    StateViewSerializer,
+    error_response,
+)
+from games.selectors import attempt_detail, attempt_for_player, attempt_hint
+from games.services.attempts import (
+    attempt_close_if_day_over,
+    attempt_push_actions,
+    attempt_resign,
+)
+
+OVER = error_response("attempt_over: the attempt has ended (won, resigned or day closed).")
+
+
+class AttemptDetailApi(APIView):
+    """The player's view of the attempt; after it ends also its log and the full deal."""
+
+    permission_classes = SIGNED_IN
+
+    @extend_schema(
+        operation_id="attempt_detail",
+        responses={200: AttemptSerializer, 401: UNAUTHENTICATED, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, attempt_id: int) -> Response:
+        attempt = attempt_for_player(attempt_id, request.user)
+        if attempt_close_if_day_over(attempt_id=attempt.pk):
+            attempt = attempt_for_player(attempt_id, request.user)
+        return Response(attempt_detail(attempt))
+
+
+class StrictActionField(serializers.CharField):
+    """An action is a string; DRF's CharField would quietly turn 12 into "12"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class AttemptActionsApi(APIView):
+    """Post one or more actions (RULES.md notation) starting at ``offset`` of the stored log.
+
+    The server replays them through the engine under a row lock. A retry of a stored batch
+    (same offset, same actions) is answered as the first time and changes nothing; a stale
+    or conflicting offset gets 409 with the current offset; a refused action gets 400 and
+    nothing of the batch is stored.
+    """
+
+    permission_classes = SIGNED_IN
+    throttle_classes = SCOPED
+    throttle_scope = "actions"
+
+    class InputSerializer(serializers.Serializer[Any]):
+        offset = serializers.IntegerField(min_value=0)
+        actions = serializers.ListField(
+            child=StrictActionField(max_length=16, allow_blank=True, trim_whitespace=False),
+            min_length=1,
+        )
+
+        def validate_actions(self, actions: list[str]) -> list[str]:
+            if len(actions) > settings.ACTIONS_MAX_BATCH:
+                raise serializers.ValidationError(
+                    f"At most {settings.ACTIONS_MAX_BATCH} actions a post."
+                )
+            return actions
+
+        class Meta:
+            ref_name = "AttemptActionsRequest"
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        class RevealedSerializer(serializers.Serializer[Any]):
+            pile = serializers.CharField(help_text="Where the card turned face up, e.g. t3.")
+            card = serializers.CharField()
+
+        offset = serializers.IntegerField(help_text="The new length of the log.")
+        action_count = serializers.IntegerField()
+        state = StateViewSerializer()
+        revealed = RevealedSerializer(many=True)
+        legal_actions = serializers.ListField(child=serializers.CharField())
+        won = serializers.BooleanField()
+        over = serializers.BooleanField()
+        deals_left = serializers.IntegerField()
+        runs_completed = serializers.IntegerField()
+        elapsed_seconds = serializers.FloatField(help_text="Server time of this batch.")
+        score = ScoreSerializer(help_text="Provisional; final when won.")
+
+        class Meta:
+            ref_name = "AttemptActionsResponse"
+
+    @extend_schema(
+        operation_id="attempt_actions",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: error_response(
+                "invalid (body), invalid_action or illegal_action (details: index, action, "
+                "kind, reason); nothing of the batch was stored."
+            ),
+            401: UNAUTHENTICATED,
+            404: NOT_FOUND,
+            409: error_response(
+                "offset_conflict (details.offset: the current offset) or attempt_over."
+            ),
+            429: THROTTLED,
+        },
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        answer = attempt_push_actions(
+            attempt_id=attempt_id,
+            player=request.user,
+            offset=data.validated_data["offset"],
+            actions=data.validated_data["actions"],
+        )
+        return Response(answer)
+
+
+class AttemptResignApi(APIView):
+    """End the attempt now; it is scored with the position reached."""
+
+    permission_classes = SIGNED_IN
+    throttle_classes = SCOPED
+    throttle_scope = "actions"
+
+    @extend_schema(
+        operation_id="attempt_resign",
+        request=None,
+        responses={
+            200: AttemptSerializer,
+            401: UNAUTHENTICATED,
+            404: NOT_FOUND,
+            409: OVER,
+            429: THROTTLED,
+        },
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        attempt = attempt_resign(attempt_id=attempt_id, player=request.user)
+        return Response(attempt_detail(attempt))
+
+
+class AttemptHintApi(APIView):
+    """The first action of a winning line from here, by the solver (practice attempts only)."""
+
+    permission_classes = SIGNED_IN
+    throttle_classes = SCOPED
+    throttle_scope = "hints"
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        action = serializers.CharField(allow_null=True, help_text="null: no hint found.")
+        status = serializers.ChoiceField(choices=["solved", "unsolvable", "unknown"])
+        moves_to_win = serializers.IntegerField(allow_null=True)
+        message = serializers.CharField()
+
+        class Meta:
+            ref_name = "AttemptHint"
+
+    @extend_schema(
+        operation_id="attempt_hint",
+        responses={
+            200: OutputSerializer,
+            401: UNAUTHENTICATED,
+            403: error_response("hints_not_allowed: ranked attempts get no hints."),
+            404: NOT_FOUND,
+            409: OVER,
+            429: THROTTLED,
+        },
+    )
+    def get(self, request: Request, attempt_id: int) -> Response:
+        return Response(attempt_hint(attempt_for_player(attempt_id, request.user)))

@@ -1,0 +1,114 @@
+"""Challenges: today's dailies, one challenge, and starting attempts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import BAD_INPUT, NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
+from games.api.schema import AttemptSerializer, ChallengeSerializer, error_response
+from games.engine import VARIANTS
+from games.selectors import (
+    attempt_detail,
+    challenge_detail,
+    challenge_for_viewing,
+    challenges_today,
+)
+from games.services.attempts import attempt_start_practice, attempt_start_ranked
+
+
+class ChallengesTodayApi(APIView):
+    """Today's daily challenges (UTC), one per daily variant that has a verified deal."""
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        date = serializers.DateField()
+        seconds_left = serializers.IntegerField()
+        challenges = ChallengeSerializer(many=True)
+        message = serializers.CharField(
+            allow_null=True, help_text="Set when no daily is scheduled for today."
+        )
+
+        class Meta:
+            ref_name = "ChallengesToday"
+
+    @extend_schema(operation_id="challenges_today", responses={200: OutputSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(challenges_today(request.user))
+
+
+class ChallengeDetailApi(APIView):
+    """One challenge of today or of a past day; past ones reveal seed, nonce, deal, solution."""
+
+    @extend_schema(
+        operation_id="challenge_detail",
+        responses={200: ChallengeSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, challenge_id: int) -> Response:
+        challenge = challenge_for_viewing(challenge_id)
+        return Response(challenge_detail(challenge, request.user))
+
+
+class ChallengeStartApi(APIView):
+    """Start (or get back) the player's one ranked attempt; the server's clock starts now."""
+
+    permission_classes = SIGNED_IN
+    throttle_classes = SCOPED
+    throttle_scope = "actions"
+
+    @extend_schema(
+        operation_id="challenge_start",
+        request=None,
+        responses={
+            201: AttemptSerializer,
+            200: AttemptSerializer,
+            401: UNAUTHENTICATED,
+            404: NOT_FOUND,
+            409: error_response("challenge_not_open: the challenge is not today's."),
+            429: THROTTLED,
+        },
+        description="201 with a new attempt; 200 with the existing one on a second start.",
+    )
+    def post(self, request: Request, challenge_id: int) -> Response:
+        attempt, created = attempt_start_ranked(player=request.user, challenge_id=challenge_id)
+        return Response(
+            attempt_detail(attempt),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class PracticeStartApi(APIView):
+    """Start an unranked attempt on a random verified deal of the practice pool."""
+
+    permission_classes = SIGNED_IN
+    throttle_classes = SCOPED
+    throttle_scope = "actions"
+
+    class InputSerializer(serializers.Serializer[Any]):
+        variant = serializers.ChoiceField(choices=list(VARIANTS), required=False)
+
+        class Meta:
+            ref_name = "PracticeStartRequest"
+
+    @extend_schema(
+        operation_id="practice_start",
+        request=InputSerializer,
+        responses={
+            201: AttemptSerializer,
+            400: BAD_INPUT,
+            401: UNAUTHENTICATED,
+            429: THROTTLED,
+            503: error_response("no_practice_deal: the pool has no verified deal yet."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        attempt = attempt_start_practice(
+            player=request.user, variant=data.validated_data.get("variant")
+        )
+        return Response(attempt_detail(attempt), status=status.HTTP_201_CREATED)

@@ -1,0 +1,367 @@
+"""Attempts: start, play (batches of actions under a row lock), resign, close with the day, void.
+
+The stored log is the truth. Every batch is replayed through the engine on the log under
+``SELECT … FOR UPDATE`` of the attempt row, so two posts to one attempt are serialized and
+the second sees the first's actions. Times are the server's; nothing the client says about
+score or time is used. Signals go out only after the commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import statistics
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.errors import (
+    ActionRefusedError,
+    AttemptOverError,
+    ChallengeNotOpenError,
+    GamesError,
+    NoPracticeDealError,
+    NotFoundError,
+    OffsetConflictError,
+)
+from games.models import Attempt, DailyChallenge, Deal
+from games.selectors import (
+    apply_batch,
+    attempt_batch_answer,
+    attempt_board,
+    batch_answer,
+    day_end,
+    day_is_closed,
+    utc_today,
+)
+from games.signals import attempt_finished, attempt_progressed, attempt_voided
+
+log = logging.getLogger(__name__)
+
+
+def _send_on_commit(signal: Any, attempt: Attempt) -> None:
+    attempt_id, challenge_id = attempt.pk, attempt.challenge_id
+    transaction.on_commit(
+        lambda: signal.send(sender=Attempt, attempt_id=attempt_id, challenge_id=challenge_id)
+    )
+
+
+def _locked(attempt_id: int, player: Any = None) -> Attempt:
+    """The attempt row, locked until the transaction ends (only the row: not its deal's)."""
+    query = Attempt.objects.select_for_update(of=("self",)).select_related("deal", "challenge")
+    if player is not None:
+        query = query.filter(player_id=getattr(player, "pk", None))
+    attempt = query.filter(pk=attempt_id).first()
+    if attempt is None:
+        raise NotFoundError("No such attempt.")
+    return attempt
+
+
+# --- starting -------------------------------------------------------------------------
+
+
+def attempt_start_ranked(
+    *, player: Any, challenge_id: int, now: dt.datetime | None = None
+) -> tuple[Attempt, bool]:
+    """The player's one ranked attempt at today's challenge: (attempt, created)."""
+    now = now or timezone.now()
+    challenge = DailyChallenge.objects.select_related("deal").filter(pk=challenge_id).first()
+    today = utc_today(now)
+    if challenge is None or challenge.date > today:
+        raise NotFoundError("No such challenge.")
+    existing = Attempt.objects.filter(
+        player=player, challenge=challenge, kind=Attempt.Kind.RANKED
+    ).first()
+    if existing is not None:
+        return existing, False
+    if challenge.date != today:
+        raise ChallengeNotOpenError(
+            f"The {challenge.variant} challenge of {challenge.date} is closed: "
+            "ranked attempts start only on the day of their challenge."
+        )
+    if not challenge.deal.is_playable:
+        raise ChallengeNotOpenError("This challenge's deal has been withdrawn.")
+    try:
+        with transaction.atomic():
+            attempt = Attempt.objects.create(
+                player=player,
+                deal=challenge.deal,
+                challenge=challenge,
+                kind=Attempt.Kind.RANKED,
+                started_at=now,
+                deals_left=engine.get_variant(challenge.variant).stock_deals,
+            )
+    except IntegrityError:
+        # A simultaneous start won the race (the one-ranked-attempt constraint): use it.
+        return Attempt.objects.get(
+            player=player, challenge=challenge, kind=Attempt.Kind.RANKED
+        ), False
+    log.info("attempt %s: ranked start on challenge %s", attempt.pk, challenge.pk)
+    return attempt, True
+
+
+def attempt_start_practice(
+    *, player: Any, variant: str | None = None, now: dt.datetime | None = None
+) -> Attempt:
+    """An unranked attempt on a random verified deal of the practice pool."""
+    deals = Deal.objects.filter(pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False)
+    if variant:
+        deals = deals.filter(variant=variant)
+    count = deals.count()
+    if count == 0:
+        which = f" of {variant}" if variant else ""
+        raise NoPracticeDealError(f"No verified practice deal{which} is ready yet; try again soon.")
+    deal = deals.order_by("pk")[secrets.randbelow(count)]
+    return Attempt.objects.create(
+        player=player,
+        deal=deal,
+        kind=Attempt.Kind.PRACTICE,
+        started_at=now or timezone.now(),
+        deals_left=engine.get_variant(deal.variant).stock_deals,
+    )
+
+
+# --- ending ----------------------------------------------------------------------------
+
+
+def _median_seconds_per_action(times: list[float]) -> float:
+    """Each batch's interval shared by its actions (one post carries one server time)."""
+    per_action: list[float] = []
+    previous, i = 0.0, 0
+    while i < len(times):
+        j = i
+        while j < len(times) and times[j] == times[i]:
+            j += 1
+        per_action += [(times[i] - previous) / (j - i)] * (j - i)
+        previous, i = times[i], j
+    return statistics.median(per_action)
+
+
+def plausibility_flags(attempt: Attempt) -> list[str]:
+    """Why an ended attempt looks faster than a human could play (empty when it does not)."""
+    reasons = []
+    elapsed = attempt.elapsed_seconds or 0.0
+    if attempt.won and elapsed < settings.PLAUSIBLE_MIN_WIN_SECONDS:
+        reasons.append(f"won in {elapsed:.1f} s (under {settings.PLAUSIBLE_MIN_WIN_SECONDS:g} s)")
+    times = [float(t) for t in attempt.action_times]
+    if len(times) >= settings.PLAUSIBLE_MIN_ACTIONS:
+        median = _median_seconds_per_action(times)
+        if median < settings.PLAUSIBLE_MIN_SECONDS_PER_ACTION:
+            reasons.append(
+                f"median {median:.3f} s per action over {len(times)} actions "
+                f"(under {settings.PLAUSIBLE_MIN_SECONDS_PER_ACTION:g} s)"
+            )
+    return reasons
+
+
+def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.datetime) -> None:
+    """End the attempt at ``board``: the server's score, the plausibility flags, the signal."""
+    elapsed = float(attempt.action_times[-1]) if attempt.action_times else 0.0
+    attempt.ended_at = ended_at
+    attempt.end_reason = reason
+    attempt.elapsed_seconds = elapsed
+    attempt.action_count = len(attempt.log)
+    attempt.score = engine.score(len(attempt.log), elapsed, board)
+    attempt.won = board.is_won
+    attempt.runs_completed = board.complete_foundations
+    attempt.deals_left = board.deals_left
+    flags = plausibility_flags(attempt)
+    if flags:
+        attempt.flagged = True
+        attempt.flag_reason = "; ".join(flags)[:200]
+    attempt.save()
+    log.info(
+        "attempt %s ended (%s): score %s in %.1f s, %s actions%s",
+        attempt.pk,
+        reason,
+        attempt.score,
+        elapsed,
+        attempt.action_count,
+        f", flagged: {attempt.flag_reason}" if flags else "",
+    )
+    _send_on_commit(attempt_finished, attempt)
+
+
+def _close_if_day_over(attempt: Attempt, now: dt.datetime) -> bool:
+    """End a still-open ranked attempt whose day is over (the caller holds the row lock)."""
+    challenge = attempt.challenge
+    if attempt.is_over or attempt.kind != Attempt.Kind.RANKED or challenge is None:
+        return False
+    if not day_is_closed(challenge.date, now):
+        return False
+    _finish(attempt, attempt_board(attempt), Attempt.EndReason.DAY_CLOSED, day_end(challenge.date))
+    return True
+
+
+def attempt_close_if_day_over(*, attempt_id: int, now: dt.datetime | None = None) -> bool:
+    """Close one attempt now if its day is over (a read of it must not show it still open)."""
+    with transaction.atomic():
+        return _close_if_day_over(_locked(attempt_id), now or timezone.now())
+
+
+def attempts_close_day(*, now: dt.datetime | None = None) -> list[int]:
+    """End every open ranked attempt of a past day with the position it reached.
+
+    Each attempt in its own short transaction, re-checked under its lock: safe to run any
+    time and twice, alongside players still posting.
+    """
+    now = now or timezone.now()
+    open_ids = list(
+        Attempt.objects.filter(
+            kind=Attempt.Kind.RANKED,
+            ended_at__isnull=True,
+            challenge__date__lt=utc_today(now),
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    closed = []
+    for attempt_id in open_ids:
+        with transaction.atomic():
+            if _close_if_day_over(_locked(attempt_id), now):
+                closed.append(attempt_id)
+    if closed:
+        log.info("closed %s open ranked attempt(s) of past days", len(closed))
+    return closed
+
+
+def attempt_resign(*, attempt_id: int, player: Any, now: dt.datetime | None = None) -> Attempt:
+    now = now or timezone.now()
+    refusal: GamesError | None = None
+    with transaction.atomic():
+        attempt = _locked(attempt_id, player)
+        if _close_if_day_over(attempt, now):
+            refusal = AttemptOverError(
+                "The day of this challenge is over: the attempt was closed with the position "
+                "it reached.",
+                details={"end_reason": attempt.end_reason},
+            )
+        elif attempt.is_over:
+            refusal = AttemptOverError(
+                "This attempt is already over.", details={"end_reason": attempt.end_reason}
+            )
+        else:
+            _finish(attempt, attempt_board(attempt), Attempt.EndReason.RESIGNED, now)
+    if refusal is not None:
+        raise refusal
+    return attempt
+
+
+# --- playing ---------------------------------------------------------------------------
+
+
+def _refusal(error: engine.MoveError) -> ActionRefusedError:
+    kind = "invalid_action" if isinstance(error, engine.InvalidMoveError) else "illegal_action"
+    return ActionRefusedError(
+        f"Action {error.index} ({error.action!r}) refused: {error.message}",
+        code=kind,
+        details={
+            "index": error.index,
+            "action": error.action,
+            "kind": error.kind,
+            "reason": error.message,
+        },
+    )
+
+
+def _push_locked(
+    attempt: Attempt, offset: int, actions: list[str], now: dt.datetime
+) -> dict[str, Any] | GamesError:
+    stored = len(attempt.log)
+    day_closed = _close_if_day_over(attempt, now)
+    # A retry of a batch already stored: the same answer, and nothing changes.
+    if offset < stored and attempt.log[offset : offset + len(actions)] == actions:
+        return attempt_batch_answer(attempt, offset, len(actions))
+    if attempt.is_over:
+        message = (
+            "The day of this challenge is over: the attempt was closed with the position it "
+            "reached."
+            if day_closed
+            else "This attempt is over: no more actions."
+        )
+        return AttemptOverError(
+            message, details={"offset": stored, "end_reason": attempt.end_reason}
+        )
+    if offset != stored:
+        return OffsetConflictError(
+            f"The attempt holds {stored} actions: a batch at offset {offset} is stale or "
+            "ahead. Fetch the attempt and continue from its offset.",
+            details={"offset": stored},
+        )
+    board = attempt_board(attempt)
+    try:
+        batch = apply_batch(board, actions, offset)
+    except engine.MoveError as error:
+        return _refusal(error)
+    elapsed = max(0.0, (now - attempt.started_at).total_seconds())
+    if attempt.action_times:
+        elapsed = max(elapsed, float(attempt.action_times[-1]))  # the clock never runs back
+    attempt.log = [*attempt.log, *actions]
+    attempt.action_times = [*attempt.action_times, *([round(elapsed, 6)] * len(actions))]
+    attempt.action_count = len(attempt.log)
+    attempt.last_action_at = now
+    attempt.deals_left = board.deals_left
+    attempt.runs_completed = board.complete_foundations
+    if batch.progressed:
+        _send_on_commit(attempt_progressed, attempt)
+    if board.is_won:
+        _finish(attempt, board, Attempt.EndReason.WON, now)
+    else:
+        attempt.save(
+            update_fields=[
+                "log",
+                "action_times",
+                "action_count",
+                "last_action_at",
+                "deals_left",
+                "runs_completed",
+            ]
+        )
+    return batch_answer(board, batch, len(attempt.log), float(attempt.action_times[-1]))
+
+
+def attempt_push_actions(
+    *,
+    attempt_id: int,
+    player: Any,
+    offset: int,
+    actions: list[str],
+    now: dt.datetime | None = None,
+) -> dict[str, Any]:
+    """Apply a batch of actions starting at ``offset`` of the stored log.
+
+    - ``offset == len(log)``: every action goes through the engine; the first refused one
+      refuses the whole batch (ActionRefusedError, nothing stored).
+    - the same actions already stored at ``offset``: a retry, answered as the first time.
+    - anything else: OffsetConflictError with the current offset.
+    A ranked attempt whose day is over is closed first (that is kept), then refused.
+    """
+    with transaction.atomic():
+        attempt = _locked(attempt_id, player)
+        # The clock is read under the lock, so the stored times of one attempt never go back.
+        outcome = _push_locked(attempt, offset, list(actions), now or timezone.now())
+    if isinstance(outcome, GamesError):
+        raise outcome
+    return outcome
+
+
+# --- admins ----------------------------------------------------------------------------
+
+
+def attempt_void(*, attempt_id: int, reason: str, now: dt.datetime | None = None) -> Attempt:
+    """Take an attempt off the boards (an admin's decision). Voiding twice changes nothing."""
+    with transaction.atomic():
+        attempt = _locked(attempt_id)
+        if attempt.voided:
+            return attempt
+        attempt.voided = True
+        attempt.voided_at = now or timezone.now()
+        attempt.void_reason = reason[:200]
+        attempt.save(update_fields=["voided", "voided_at", "void_reason"])
+        _send_on_commit(attempt_voided, attempt)
+    log.info("attempt %s voided: %s", attempt.pk, reason)
+    return attempt
