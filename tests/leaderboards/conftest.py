@@ -1,0 +1,136 @@
+"""Rows for the leaderboard tests, made directly (the attempts API is not needed)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import signals
+from games.models import Attempt, DailyChallenge, Deal, commitment_for
+
+_seeds = itertools.count(1000)
+BASE = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def make_user(username: str) -> Any:
+    user = get_user_model()(username=username)
+    user.set_unusable_password()  # no hashing: these tests make many players
+    user.save()
+    return user
+
+
+def make_challenge(date: dt.date | None = None, variant: str = "astrocyte") -> DailyChallenge:
+    seed = next(_seeds)
+    deal = Deal.objects.create(
+        variant=variant,
+        seed=seed,
+        nonce=f"n{seed}",
+        commitment=commitment_for(variant, seed, f"n{seed}"),
+        rules_version=1,
+        status=Deal.Status.VERIFIED,
+    )
+    return DailyChallenge.objects.create(
+        date=date or timezone.now().date(), variant=variant, deal=deal
+    )
+
+
+def make_attempt(
+    challenge: DailyChallenge,
+    player: Any,
+    *,
+    score: int | None = 100,
+    elapsed: float = 60.0,
+    ended_at: dt.datetime | None = BASE,
+    won: bool = False,
+    voided: bool = False,
+    kind: str = Attempt.Kind.RANKED,
+    runs: int = 0,
+    actions: int = 40,
+    deals_left: int = 5,
+) -> Attempt:
+    finished = ended_at is not None
+    return Attempt.objects.create(
+        player=player,
+        deal=challenge.deal,
+        challenge=challenge,
+        kind=kind,
+        started_at=(ended_at or BASE) - dt.timedelta(seconds=elapsed),
+        ended_at=ended_at,
+        last_action_at=ended_at or BASE,
+        end_reason=(Attempt.EndReason.WON if won else Attempt.EndReason.RESIGNED)
+        if finished
+        else "",
+        score=score if finished else None,
+        elapsed_seconds=elapsed if finished else None,
+        won=won,
+        voided=voided,
+        runs_completed=runs,
+        action_count=actions,
+        deals_left=deals_left,
+        log=["t1-c1"] * actions,
+    )
+
+
+def _send_on_commit(signal: Any, attempt: Attempt) -> None:
+    transaction.on_commit(
+        lambda: signal.send(
+            sender=Attempt, attempt_id=attempt.pk, challenge_id=attempt.challenge_id
+        )
+    )
+
+
+def finish(attempt: Attempt, *, score: int, elapsed: float = 60.0, won: bool = False) -> Attempt:
+    """What the attempts service does at the end of a game: write, commit, then signal."""
+    with transaction.atomic():
+        attempt.ended_at = timezone.now()
+        attempt.score = score
+        attempt.elapsed_seconds = elapsed
+        attempt.won = won
+        attempt.end_reason = Attempt.EndReason.WON if won else Attempt.EndReason.RESIGNED
+        attempt.save()
+        _send_on_commit(signals.attempt_finished, attempt)
+    return attempt
+
+
+def progress(attempt: Attempt, *, runs: int, actions: int, deals_left: int) -> Attempt:
+    with transaction.atomic():
+        attempt.runs_completed = runs
+        attempt.action_count = actions
+        attempt.deals_left = deals_left
+        attempt.save()
+        _send_on_commit(signals.attempt_progressed, attempt)
+    return attempt
+
+
+def void(attempt: Attempt) -> Attempt:
+    with transaction.atomic():
+        attempt.voided = True
+        attempt.voided_at = timezone.now()
+        attempt.void_reason = "too fast"
+        attempt.save()
+        _send_on_commit(signals.attempt_voided, attempt)
+    return attempt
+
+
+@pytest.fixture(autouse=True)
+def _channel_layer_of_this_worker(settings: Any) -> None:
+    """xdist workers share one Redis: give each its own key prefix (groups, windows)."""
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "Redis" in layer["BACKEND"]:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        settings.CHANNEL_LAYERS = {
+            "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": f"asgi-test-{worker}"}}
+        }
+
+
+@pytest.fixture
+def user_factory() -> Callable[[str], Any]:
+    return make_user

@@ -1,0 +1,277 @@
+"""The live board over WebSockets: snapshot, pushes after the commit, ping, close codes.
+
+These run on the configured channel layer: in memory by default, the real Redis layer when
+REDIS_URL is set (the tests marked ``redis`` need it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from leaderboards import live
+from tests.leaderboards.conftest import (
+    finish,
+    make_attempt,
+    make_challenge,
+    make_user,
+    progress,
+    void,
+)
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ORIGIN = (b"origin", b"http://localhost")
+SECRET_KEYS = ("log", "seed", "deal", "tableau", "stock", "face_down", "cells", "foundations")
+LOGGED_ACTION = "t1-c1"  # every test attempt's log is made of it (tests/leaderboards/conftest)
+
+db = database_sync_to_async
+
+
+async def watch(
+    challenge_id: int, cookie: str | None = None
+) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    headers = [ORIGIN]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    communicator = WebsocketCommunicator(
+        application, f"/ws/challenges/{challenge_id}/", headers=headers
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    snapshot = await communicator.receive_json_from(timeout=5)
+    assert snapshot["type"] == "snapshot"
+    assert_no_secret(snapshot)
+    return communicator, snapshot
+
+
+def assert_no_secret(message: dict[str, Any]) -> None:
+    """No field that could carry cards or the deal, and no action of any stored log."""
+    text = json.dumps(message)
+    for key in SECRET_KEYS:
+        assert f'"{key}":' not in text, (key, text)
+    assert LOGGED_ACTION not in text, text
+
+
+async def next_of(
+    communicator: WebsocketCommunicator, kind: str, timeout: float = 5
+) -> dict[str, Any]:
+    """The next message of one type (others are checked for secrets and skipped)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        message = await communicator.receive_json_from(timeout=max(0.01, deadline - loop.time()))
+        assert_no_secret(message)
+        if message["type"] == kind:
+            return message
+
+
+async def drain(communicator: WebsocketCommunicator, seconds: float) -> list[dict[str, Any]]:
+    """Every message within ``seconds`` (receive_nothing: a timeout must not kill the app)."""
+    messages = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while loop.time() < deadline:
+        if await communicator.receive_nothing(timeout=0.05, interval=0.01):
+            continue
+        messages.append(await communicator.receive_json_from())
+    for message in messages:
+        assert_no_secret(message)
+    return messages
+
+
+async def test_snapshot_has_top_counts_progress_and_no_card() -> None:
+    challenge = await db(make_challenge)()
+    await db(make_attempt)(challenge, await db(make_user)("done"), score=320, runs=4)
+    await db(make_attempt)(
+        challenge, await db(make_user)("busy"), ended_at=None, runs=2, actions=77, deals_left=3
+    )
+
+    communicator, snapshot = await watch(challenge.pk)
+
+    assert snapshot["challenge"] == {
+        "id": challenge.pk,
+        "date": challenge.date.isoformat(),
+        "variant": "astrocyte",
+    }
+    assert [(r["rank"], r["username"], r["score"]) for r in snapshot["top"]] == [(1, "done", 320)]
+    assert snapshot["counts"] == {"playing": 1, "finished": 1}
+    [busy] = snapshot["playing"]
+    assert (busy["username"], busy["runs_completed"], busy["action_count"]) == ("busy", 2, 77)
+    assert busy["deals_left"] == 3 and busy["finished"] is False
+    assert snapshot["me"] is None
+    await communicator.disconnect()
+
+
+async def test_pushes_after_progress_finish_and_void() -> None:
+    challenge = await db(make_challenge)()
+    anna, ben = await db(make_user)("anna"), await db(make_user)("ben")
+    first = await db(make_attempt)(challenge, anna, score=400)
+    playing = await db(make_attempt)(challenge, ben, ended_at=None)
+    communicator, _ = await watch(challenge.pk)
+
+    await db(progress)(playing, runs=3, actions=55, deals_left=2)
+    pushed = await next_of(communicator, "progress")
+    assert pushed["player"] == {
+        "attempt_id": playing.pk,
+        "username": "ben",
+        "runs_completed": 3,
+        "action_count": 55,
+        "deals_left": 2,
+        "finished": False,
+    }
+
+    await db(finish)(playing, score=450)
+    board = await next_of(communicator, "board")
+    assert [(r["rank"], r["username"]) for r in board["top"]] == [(1, "ben"), (2, "anna")]
+    assert board["counts"] == {"playing": 0, "finished": 2}
+    assert board["voided"] is None
+
+    await db(void)(playing)
+    board = await next_of(communicator, "board")
+    assert board["voided"] == {"attempt_id": playing.pk, "username": "ben"}
+    assert [(r["rank"], r["username"]) for r in board["top"]] == [(1, "anna")]
+    assert first.pk == board["top"][0]["attempt_id"]
+    await communicator.disconnect()
+
+
+async def test_practice_and_other_challenges_push_nothing_here() -> None:
+    challenge = await db(make_challenge)()
+    other = await db(make_challenge)(variant="spider1")
+    communicator, _ = await watch(challenge.pk)
+    elsewhere = await db(make_attempt)(other, await db(make_user)("far"), ended_at=None)
+    await db(finish)(elsewhere, score=10)
+    assert await drain(communicator, live.BOARD_WINDOW_SECONDS + 0.5) == []
+    await communicator.disconnect()
+
+
+async def test_ping_gets_pong_and_anything_else_closes_with_4400() -> None:
+    challenge = await db(make_challenge)()
+    for bad in ('{"type": "finish"}', "not json", '["ping"]', '{"type": "ping", "x": 1}'):
+        communicator, _ = await watch(challenge.pk)
+        await communicator.send_json_to({"type": "ping"})
+        assert await communicator.receive_json_from() == {"type": "pong"}
+        await communicator.send_to(text_data=bad)
+        closed = await communicator.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4400}, bad
+        await communicator.wait()
+    communicator, _ = await watch(challenge.pk)
+    await communicator.send_to(bytes_data=b"\x00")
+    assert (await communicator.receive_output(timeout=5))["code"] == 4400
+    await communicator.wait()
+
+
+async def test_unknown_challenge_closes_with_4404() -> None:
+    communicator = WebsocketCommunicator(application, "/ws/challenges/987654/", headers=[ORIGIN])
+    connected, _ = await communicator.connect()
+    assert connected  # accepted first, so that a browser sees the code
+    assert await communicator.receive_output(timeout=5) == {
+        "type": "websocket.close",
+        "code": 4404,
+    }
+    await communicator.wait()
+
+
+async def test_signed_in_watcher_gets_own_rank_even_outside_the_top() -> None:
+    challenge = await db(make_challenge)()
+    me = await db(make_user)("me")
+
+    def setup() -> str:
+        for n in range(live.LIVE_TOP + 2):
+            make_attempt(challenge, make_user(f"p{n:02}"), score=900 - n)
+        make_attempt(challenge, me, score=1)
+        client = Client()
+        client.force_login(me)
+        return client.cookies["sessionid"].value
+
+    cookie = await db(setup)()
+    communicator, snapshot = await watch(challenge.pk, cookie=cookie)
+    assert len(snapshot["top"]) == live.LIVE_TOP
+    assert snapshot["me"]["username"] == "me" and snapshot["me"]["rank"] == live.LIVE_TOP + 3
+
+    late = await db(make_attempt)(challenge, await db(make_user)("late"), ended_at=None)
+    await db(finish)(late, score=5)
+    board = await next_of(communicator, "board")
+    assert board["me"]["username"] == "me"
+    anonymous, snapshot = await watch(challenge.pk)
+    assert snapshot["me"] is None
+    await communicator.disconnect()
+    await anonymous.disconnect()
+
+
+async def test_two_watchers_both_receive() -> None:
+    challenge = await db(make_challenge)()
+    attempt = await db(make_attempt)(challenge, await db(make_user)("solo"), ended_at=None)
+    first, _ = await watch(challenge.pk)
+    second, _ = await watch(challenge.pk)
+    await db(finish)(attempt, score=250)
+    for communicator in (first, second):
+        board = await next_of(communicator, "board")
+        assert board["top"][0]["username"] == "solo"
+        await communicator.disconnect()
+
+
+@pytest.mark.postgres  # concurrent writers and readers: SQLite's in-memory test database locks
+async def test_a_burst_of_finishes_is_coalesced_and_the_last_board_is_right() -> None:
+    challenge = await db(make_challenge)()
+
+    def players() -> list[Any]:
+        return [make_attempt(challenge, make_user(f"b{n:02}"), ended_at=None) for n in range(20)]
+
+    attempts = await db(players)()
+    communicator, _ = await watch(challenge.pk)
+
+    def burst() -> None:
+        for n, attempt in enumerate(attempts):
+            finish(attempt, score=100 + n, elapsed=30)
+
+    await db(burst)()
+    messages = await drain(communicator, 2.0)
+    boards = [m for m in messages if m["type"] == "board"]
+    assert 1 <= len(boards) <= 3, [len(b["top"]) for b in boards]
+    last = boards[-1]
+    assert [r["username"] for r in last["top"]] == [f"b{n:02}" for n in range(19, -1, -1)]
+    assert [r["rank"] for r in last["top"]] == list(range(1, 21))
+    assert last["counts"] == {"playing": 0, "finished": 20}
+    finished = [m["player"]["username"] for m in messages if m["type"] == "progress"]
+    assert sorted(finished) == [f"b{n:02}" for n in range(20)]  # each leaves "playing" at once
+    await communicator.disconnect()
+
+
+@pytest.mark.redis
+async def test_redis_outage_loses_no_action_and_pushes_resume(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    real_layers = settings.CHANNEL_LAYERS
+    challenge = await db(make_challenge)()
+    during = await db(make_attempt)(challenge, await db(make_user)("during"), ended_at=None)
+    after = await db(make_attempt)(challenge, await db(make_user)("after"), ended_at=None)
+    communicator, _ = await watch(challenge.pk)  # listening on the real Redis
+
+    # Redis "goes away" for whoever broadcasts: a layer on a port where nothing listens.
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:6390/0"], "prefix": "asgi-outage"},
+        }
+    }
+    with caplog.at_level(logging.WARNING, logger="leaderboards.live"):
+        await db(finish)(during, score=300)  # raises nothing
+        await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 1.0)
+    assert any("lost" in record.getMessage() for record in caplog.records)
+    assert await db(lambda: type(during).objects.get(pk=during.pk).score)() == 300
+    assert await drain(communicator, 0.3) == []
+
+    settings.CHANNEL_LAYERS = real_layers  # Redis is back
+    await db(finish)(after, score=200)
+    board = await next_of(communicator, "board")
+    assert [r["username"] for r in board["top"]] == ["during", "after"]
+    await communicator.disconnect()

@@ -1,0 +1,203 @@
+"""Ranks, own rank, counts, streaks, stats and the all-time board, read from the database."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+
+from games.models import Attempt
+from leaderboards import selectors
+from tests.leaderboards.conftest import BASE, make_attempt, make_challenge, make_user
+
+pytestmark = pytest.mark.django_db
+
+T = dt.timedelta
+
+
+def test_board_orders_by_score_then_elapsed_then_end() -> None:
+    challenge = make_challenge()
+    make_attempt(challenge, make_user("slow"), score=300, elapsed=90)
+    make_attempt(challenge, make_user("late"), score=300, elapsed=60, ended_at=BASE + T(1))
+    make_attempt(challenge, make_user("early"), score=300, elapsed=60, ended_at=BASE)
+    make_attempt(challenge, make_user("best"), score=400, elapsed=500)
+    make_attempt(challenge, make_user("worst"), score=0, elapsed=5)
+
+    rows = selectors.leaderboard_for_day(challenge)
+
+    assert [(r.rank, r.username) for r in rows] == [
+        (1, "best"),
+        (2, "early"),
+        (3, "late"),
+        (4, "slow"),
+        (5, "worst"),
+    ]
+    assert rows[0].score == 400 and rows[0].elapsed_seconds == 500
+
+
+def test_attempts_equal_in_all_three_keys_share_a_rank() -> None:
+    challenge = make_challenge()
+    make_attempt(challenge, make_user("a"), score=300)
+    make_attempt(challenge, make_user("b"), score=200)
+    make_attempt(challenge, make_user("c"), score=200)
+    make_attempt(challenge, make_user("d"), score=100)
+
+    rows = selectors.leaderboard_for_day(challenge)
+
+    assert [(r.rank, r.username) for r in rows] == [(1, "a"), (2, "b"), (2, "c"), (4, "d")]
+    assert _rank(challenge, "c") == 2
+    assert _rank(challenge, "d") == 4
+
+
+def _rank(challenge: object, username: str) -> int | None:
+    row = selectors.player_rank(challenge, _user(username))  # type: ignore[arg-type]
+    return row.rank if row else None
+
+
+def _user(username: str) -> object:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=username)
+
+
+def test_only_finished_counted_ranked_attempts_of_that_challenge_are_on_the_board() -> None:
+    challenge, other = make_challenge(), make_challenge(dt.date(2030, 1, 2))
+    make_attempt(challenge, make_user("ranked"), score=100)
+    make_attempt(challenge, make_user("voided"), score=999, voided=True)
+    make_attempt(challenge, make_user("playing"), ended_at=None)
+    make_attempt(challenge, make_user("practice"), score=999, kind=Attempt.Kind.PRACTICE)
+    make_attempt(other, make_user("elsewhere"), score=999)
+
+    assert [r.username for r in selectors.leaderboard_for_day(challenge)] == ["ranked"]
+    assert selectors.player_rank(challenge, _user("voided")) is None
+    assert selectors.player_rank(challenge, _user("playing")) is None
+    assert selectors.players_counts(challenge) == {"playing": 1, "finished": 1}
+
+
+def test_limit_offset_and_own_rank_outside_the_top_50() -> None:
+    challenge = make_challenge()
+    players = [make_user(f"p{n:03}") for n in range(60)]
+    for n, player in enumerate(players):
+        make_attempt(challenge, player, score=1000 - n, elapsed=30 + n)
+
+    top = selectors.leaderboard_for_day(challenge)
+    assert len(top) == 50
+    assert [r.rank for r in top] == list(range(1, 51))
+    page = selectors.leaderboard_for_day(challenge, limit=5, offset=55)
+    assert [(r.rank, r.username) for r in page] == [(56 + i, f"p{55 + i:03}") for i in range(5)]
+
+    mine = selectors.player_rank(challenge, players[57])
+    assert mine is not None
+    assert (mine.rank, mine.username, mine.score) == (58, "p057", 943)
+    assert selectors.player_rank(challenge, make_user("nobody")) is None
+
+
+def test_streaks_current_and_best_across_gaps() -> None:
+    player = make_user("streaky")
+    today = dt.date(2030, 3, 20)
+    won_days = [1, 2, 3, 4, 6, 7, 18, 19]  # March: a run of 4, a gap, 2, a gap, 2 to yesterday
+    for day in range(1, 20):
+        challenge = make_challenge(dt.date(2030, 3, day))
+        if day in won_days:
+            make_attempt(challenge, player, score=500, won=True)
+        elif day == 10:
+            make_attempt(challenge, player, score=500, won=True, voided=True)  # does not count
+        elif day == 12:
+            make_attempt(challenge, player, score=100, won=False)
+    make_challenge(today)  # today's daily exists but is not played yet: the run is alive
+
+    assert selectors.streaks(player, "astrocyte", today=today) == {
+        "variant": "astrocyte",
+        "current": 2,
+        "best": 4,
+        "last_won": dt.date(2030, 3, 19),
+    }
+    assert selectors.streaks(player, "astrocyte", today=dt.date(2030, 3, 22))["current"] == 0
+    assert selectors.streaks(player, "spider1", today=today)["best"] == 0
+
+
+def test_a_lost_daily_today_ends_the_current_streak() -> None:
+    player = make_user("loser")
+    today = dt.date(2030, 4, 2)
+    make_attempt(make_challenge(dt.date(2030, 4, 1)), player, score=500, won=True)
+    lost = make_attempt(make_challenge(today), player, score=50, won=False)
+    assert selectors.streaks(player, "astrocyte", today=today)["current"] == 0
+    lost.won = True
+    lost.save()
+    assert selectors.streaks(player, "astrocyte", today=today)["current"] == 2
+
+
+def test_player_stats() -> None:
+    player = make_user("stats")
+    for day, (score, won, runs) in enumerate(
+        [(650, True, 8), (120, False, 2), (150, False, 3), (720, True, 8)], start=1
+    ):
+        make_attempt(make_challenge(dt.date(2030, 5, day)), player, score=score, won=won, runs=runs)
+    make_attempt(make_challenge(dt.date(2030, 5, 9)), player, score=999, voided=True)
+    spider = make_challenge(dt.date(2030, 5, 1), variant="spider1")
+    make_attempt(spider, player, score=10, runs=0)
+
+    stats = selectors.player_stats(player, "astrocyte")
+
+    assert (stats["played"], stats["won"], stats["win_rate"]) == (4, 2, 0.5)
+    assert (stats["best_score"], stats["average_score"]) == (720, 410.0)
+    counts = {bucket["start"]: bucket["count"] for bucket in stats["score_histogram"]}
+    assert counts == {0: 0, 100: 2, 200: 0, 300: 0, 400: 0, 500: 0, 600: 1, 700: 1}
+    assert stats["score_histogram"][-1]["end"] is None
+    assert stats["runs_histogram"] == [
+        {"runs_completed": 2, "count": 1},
+        {"runs_completed": 3, "count": 1},
+        {"runs_completed": 8, "count": 2},
+    ]
+    everything = selectors.player_stats(player)
+    assert (everything["played"], everything["best_score"]) == (5, 720)
+    empty = selectors.player_stats(make_user("new"))
+    assert (empty["played"], empty["win_rate"], empty["average_score"]) == (0, None, None)
+
+
+def test_alltime_board_sums_best_daily_score_per_day_in_the_window() -> None:
+    today = dt.date(2030, 6, 30)
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    inside = make_challenge(today)
+    inside_spider = make_challenge(today, variant="spider1")
+    yesterday = make_challenge(today - T(days=1))
+    first_day = make_challenge(today - T(days=29))
+    too_old = make_challenge(today - T(days=30))
+
+    make_attempt(inside, alice, score=300)
+    make_attempt(inside_spider, alice, score=400)  # same day: only the best counts
+    make_attempt(first_day, alice, score=100)
+    make_attempt(too_old, alice, score=900)  # outside the window
+    make_attempt(inside, bob, score=450)
+    make_attempt(yesterday, bob, score=50)
+    make_attempt(yesterday, carol, score=999, voided=True)
+    make_attempt(inside_spider, carol, score=20)
+
+    rows = selectors.alltime_board(days=30, today=today)
+
+    assert rows == [
+        {"rank": 1, "username": "alice", "total_score": 500, "days": 2},
+        {"rank": 1, "username": "bob", "total_score": 500, "days": 2},
+        {"rank": 3, "username": "carol", "total_score": 20, "days": 1},
+    ]
+    assert selectors.alltime_board(days=1, today=today)[0]["username"] == "bob"
+    assert len(selectors.alltime_board(days=30, limit=1, today=today)) == 1
+
+
+@pytest.mark.postgres
+def test_board_and_rank_queries_use_the_board_index() -> None:
+    challenge = make_challenge()
+    player = make_user("indexed")
+    attempt = make_attempt(challenge, player, score=100)
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+    board = selectors.board_attempts(challenge.pk).order_by(*selectors.BOARD_ORDER)
+    top_plan = _explain(board[:50])
+    rank_plan = _explain(selectors._strictly_better(challenge.pk, attempt))
+    assert "attempt_board_order" in top_plan
+    assert "attempt_board_order" in rank_plan
+
+
+def _explain(queryset: object) -> str:
+    return queryset.explain()  # type: ignore[attr-defined]
