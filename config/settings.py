@@ -88,7 +88,14 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                # Per channel (one per watcher): a client that stops reading fills only its
+                # own queue; past `capacity` its messages are dropped, never anyone else's.
+                "capacity": 100,
+                # Live pushes older than this are stale (a newer board follows): dropped.
+                "expiry": 10,
+            },
         }
     }
 else:
