@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games.errors import GamesError
-from games.models import DailyChallenge, Deal
+from games.models import Attempt, DailyChallenge, Deal
 from games.selectors import schedule_for_days, solution_steps
+from games.services.attempts import attempt_void
 from games.services.deals import deal_requeue, deal_retire, deal_schedule
 from games.tasks import deal_verify_task
 
@@ -247,3 +248,49 @@ class DailyChallengeAdmin(admin.ModelAdmin):
             "schedule_to": today + dt.timedelta(days=13),
         }
         return super().changelist_view(request, {**(extra_context or {}), **extra})
+
+
+@admin.register(Attempt)
+class AttemptAdmin(admin.ModelAdmin):
+    """Attempts, with the plausibility flags; voiding takes one off the boards."""
+
+    list_display = (
+        "id",
+        "player",
+        "kind",
+        "challenge",
+        "action_count",
+        "score",
+        "elapsed_seconds",
+        "won",
+        "end_reason",
+        "flagged",
+        "flag_reason",
+        "voided",
+    )
+    list_filter = ("flagged", "voided", "kind", "end_reason", "won")
+    list_select_related = ("player", "challenge")
+    search_fields = ("=id", "player__username")
+    search_help_text = "Search by attempt id or username."
+    ordering = ("-id",)
+    actions = ("void",)
+    readonly_fields = [field.name for field in Attempt._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # attempts are played, not typed in
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # void instead: the record stays, off the boards
+
+    @admin.action(description="Void (take off the leaderboards; watchers are told)")
+    def void(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> None:
+        admin_name = getattr(request.user, "get_username", lambda: "an admin")()
+        count = 0
+        for attempt in queryset.filter(voided=False):
+            reason = f"voided by {admin_name}"
+            if attempt.flag_reason:
+                reason += f" (flagged: {attempt.flag_reason})"
+            attempt_void(attempt_id=attempt.pk, reason=reason)
+            self.log_change(request, attempt, f"Voided: {reason}")
+            count += 1
+        self.message_user(request, f"{count} attempt(s) voided.")
