@@ -24,19 +24,38 @@ def column_chunks(board: Board) -> list[Chunk]:
     return [column_chunk(col, down) for col, down in zip(board._tab, board._down, strict=True)]
 
 
-def exact_tail(board: Board) -> bytes:
-    """Cells, foundations (length, suit each) and the deals made, in their real order."""
+def exact_foundations(board: Board) -> bytes:
+    """The foundations (length, suit each) in their real order."""
     found = bytearray()
     for pile in board._found:
         found.append(len(pile))
         found.append(pile[0] >> 4 if pile else 0)
+    return bytes(found)
+
+
+def exact_tail(board: Board, foundations: bytes | None = None) -> bytes:
+    """Cells, foundations (length, suit each) and the deals made, in their real order.
+
+    ``foundations`` is :func:`exact_foundations` of the board when the caller has it.
+    """
+    if foundations is None:
+        foundations = exact_foundations(board)
     deals_made = board._stock_pos // board.variant.columns
-    return bytes(board._cells) + bytes(found) + bytes((deals_made,))
+    return bytes(board._cells) + foundations + bytes((deals_made,))
 
 
-def canonical_key(board: Board, chunks: list[Chunk]) -> bytes:
+def foundations_key(board: Board) -> bytes:
+    """The foundations as the canonical key sees them (sorted; Spider: the runs home)."""
+    if board.variant.cells:
+        # one byte a foundation: length * 4 + suit (length <= 13)
+        return bytes(sorted((len(p) << 2 | p[0] >> 4) if p else 0 for p in board._found))
+    return bytes((board._home // 13,))
+
+
+def canonical_key(board: Board, chunks: list[Chunk], foundations: bytes | None = None) -> bytes:
     """Equal for positions that are the same game up to relabelling piles.
 
+    ``foundations`` is :func:`foundations_key` of the board when the caller has it.
     Cells are interchangeable, and so are foundations (only their contents matter). Columns
     are interchangeable only once the stock is empty: a deal gives each column its own card.
     In Spider nothing comes back from a foundation, so only the number of cards home counts.
@@ -44,12 +63,11 @@ def canonical_key(board: Board, chunks: list[Chunk]) -> bytes:
     stock_left = board._stock_pos < len(board._stock)
     body = b"".join(chunks) if stock_left else b"".join(sorted(chunks))
     deals_made = board._stock_pos // board.variant.columns
+    if foundations is None:
+        foundations = foundations_key(board)
     if board.variant.cells:
-        found = sorted((len(pile), pile[0] >> 4 if pile else 0) for pile in board._found)
-        tail = bytes(sorted(board._cells)) + bytes(x for pair in found for x in pair)
-    else:
-        tail = bytes((board._home // 13,))
-    return body + tail + bytes((deals_made,))
+        return body + bytes(sorted(board._cells)) + foundations + bytes((deals_made,))
+    return body + foundations + bytes((deals_made,))
 
 
 def encode(chunks: list[Chunk], tail: bytes) -> bytes:

@@ -30,10 +30,17 @@ class Weights:
     cells: tuple[int, ...] = (0, 2, 4, 6, 8)
     # a face-up card above face-down cards (it is in the way of the next flip)
     over_down: int = 0
+    # a face-up card above face-down cards, times the face-down cards under it
+    over_each_down: int = 0
 
 
 SPIDER = Weights()
 STAGED = Weights(cells=(0, 4, 10, 18, 30), over_down=1)
+# the face-up cards above face-down ones count once per face-down card under them: digging
+# out short columns (towards an empty one) comes first
+STAGED_DEEP = Weights(cells=(0, 4, 10, 18, 30), over_each_down=1)
+# the same, with face-down cards and cells dearer still
+STAGED_DIG = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1)
 
 # the original module-level names (kept for readers of older notes)
 W_DOWN, W_BREAK, W_OFF_SUIT, W_EMPTY = SPIDER.down, SPIDER.brk, SPIDER.off_suit, SPIDER.empty
@@ -65,7 +72,7 @@ def column_penalty(chunk: Chunk, weights: Weights = SPIDER) -> int:
     down = chunk[1]
     penalty = weights.down * down
     if down:
-        penalty += weights.over_down * (length - down)
+        penalty += (weights.over_down + weights.over_each_down * down) * (length - down)
     brk = weights.brk
     off_suit = weights.off_suit
     # chunk[2:] is the column bottom first; compare each face-up card with the one under it

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from games.engine import Board, Move
 from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
 
-from .encoding import canonical_key, column_chunk, column_chunks, decode, encode, exact_tail
+from .encoding import (
+    canonical_key,
+    column_chunk,
+    column_chunks,
+    decode,
+    encode,
+    exact_foundations,
+    exact_tail,
+    foundations_key,
+)
 from .heuristic import SPIDER, ColumnPenalties, Weights, global_penalty
 
 ALL_HOME = 104
@@ -93,6 +102,12 @@ class Expander:
         first_free_cell = next((CELL + j for j, c in enumerate(board._cells) if not c), -1)
         wanted = _badly_placed(board) if focused else set()
         found: list[Child] = []
+        home_before = board._home
+        parent_key_found = foundations_key(board)
+        parent_exact_found = exact_foundations(board)
+        cells = board._cells
+        n_cells = len(cells)
+        weights = self.weights
         for move in board.legal_moves():
             src = move.src
             dst = move.dst
@@ -118,7 +133,8 @@ class Expander:
                     child_chunks[src] = column_chunk(tab[src], down[src])
                 if dst < CELL:
                     child_chunks[dst] = column_chunk(tab[dst], down[dst])
-            key = canonical_key(board, child_chunks)
+            same_found = board._home == home_before and src < FOUNDATION
+            key = canonical_key(board, child_chunks, parent_key_found if same_found else None)
             if key in seen:
                 board.pop()
                 continue
@@ -130,12 +146,13 @@ class Expander:
             if home > self.best_home:
                 self.best_home = home
             penalty = sum(map(penalties, child_chunks)) + global_penalty(
-                sum(1 for c in board._cells if c),
+                n_cells - cells.count(0),
                 home,
                 len(stock) - board._stock_pos,
-                self.weights,
+                weights,
             )
-            found.append((penalty, move, encode(child_chunks, exact_tail(board))))
+            tail = exact_tail(board, parent_exact_found if same_found else None)
+            found.append((penalty, move, encode(child_chunks, tail)))
             board.pop()
         return found, None
 
