@@ -98,17 +98,23 @@ def leaderboard_for_day(
     return [_row(attempt, attempt.board_rank) for attempt in attempts]
 
 
-def _strictly_better(challenge_id: int, attempt: Attempt) -> QuerySet[Attempt]:
-    """Board attempts ranked before ``attempt``: one index range (score >= its score)."""
-    return board_attempts(challenge_id).filter(
-        Q(score__gt=attempt.score)
-        | Q(score=attempt.score, elapsed_seconds__lt=attempt.elapsed_seconds)
-        | Q(
+def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
+    """How many board attempts rank before ``attempt``.
+
+    Three counts, each one contiguous range of ``attempt_board_order`` (an index-only scan
+    when the visibility map is current): higher score; same score, shorter time; same score
+    and time, earlier end. An OR of the three in one query would be read as a filter over
+    every row with a score at least as high instead.
+    """
+    board = board_attempts(challenge_id)
+    return (
+        board.filter(score__gt=attempt.score).count()
+        + board.filter(score=attempt.score, elapsed_seconds__lt=attempt.elapsed_seconds).count()
+        + board.filter(
             score=attempt.score,
             elapsed_seconds=attempt.elapsed_seconds,
             ended_at__lt=attempt.ended_at,
-        ),
-        score__gte=attempt.score,
+        ).count()
     )
 
 
@@ -122,7 +128,7 @@ def player_rank(challenge: DailyChallenge | int, player: Any) -> BoardRow | None
     found = attempt.first()
     if found is None:
         return None
-    return _row(found, _strictly_better(challenge_id, found).count() + 1)
+    return _row(found, count_strictly_better(challenge_id, found) + 1)
 
 
 def players_counts(challenge: DailyChallenge | int) -> dict[str, int]:

@@ -194,9 +194,14 @@ def test_board_and_rank_queries_use_the_board_index() -> None:
         cursor.execute("SET enable_seqscan = off")
     board = selectors.board_attempts(challenge.pk).order_by(*selectors.BOARD_ORDER)
     top_plan = _explain(board[:50])
-    rank_plan = _explain(selectors._strictly_better(challenge.pk, attempt))
+    ranges = [
+        board.filter(score__gt=attempt.score),
+        board.filter(score=attempt.score, elapsed_seconds__lt=attempt.elapsed_seconds),
+        board.filter(score=attempt.score, elapsed_seconds=60, ended_at__lt=attempt.ended_at),
+    ]
     assert "attempt_board_order" in top_plan
-    assert "attempt_board_order" in rank_plan
+    for queryset in ranges:
+        assert "attempt_board_order" in _explain(queryset.values("id"))
 
 
 def _explain(queryset: object) -> str:
