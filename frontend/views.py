@@ -1,6 +1,48 @@
+"""The web client's pages. They carry no game data: every page fetches what it shows from
+the HTTP API (and the WebSocket), so no card the player has not seen is ever in a page."""
+
+from __future__ import annotations
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import ensure_csrf_cookie
 
 
+def _next_url(request: HttpRequest) -> str:
+    """Where to go after signing in: a local path only, never another site."""
+    target = request.GET.get("next", "/")
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return "/"
+
+
+@ensure_csrf_cookie
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/index.html")
+    return render(request, "frontend/index.html", {"page": "home"})
+
+
+@ensure_csrf_cookie
+def signup(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "frontend/auth.html",
+        {"page": "signup", "mode": "signup", "next_url": _next_url(request)},
+    )
+
+
+@ensure_csrf_cookie
+def login(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "frontend/auth.html",
+        {"page": "login", "mode": "login", "next_url": _next_url(request)},
+    )
+
+
+@ensure_csrf_cookie
+def play(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    # Only the id: the board itself comes from the API (the view form of the state).
+    return render(request, "frontend/play.html", {"page": "play", "challenge_id": challenge_id})

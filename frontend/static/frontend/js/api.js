@@ -1,0 +1,93 @@
+// The one door to the HTTP API: JSON in and out, the session cookie and the CSRF token.
+// A network failure throws NetworkError; any HTTP answer resolves to {ok, status, data}.
+
+export class NetworkError extends Error {}
+
+export function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const init = { method, headers, credentials: "same-origin" };
+  if (method !== "GET") {
+    headers["X-CSRFToken"] = csrfToken();
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+  }
+  let response;
+  try {
+    response = await fetch(`/api/v1/${path}`, init);
+  } catch (error) {
+    throw new NetworkError(String(error));
+  }
+  let data = null;
+  try {
+    data = response.status === 204 ? null : await response.json();
+  } catch (error) {
+    // A proxy's HTML error page, or a cut connection: treat a 5xx like a lost connection.
+    if (response.status >= 500) throw new NetworkError(`HTTP ${response.status}`);
+  }
+  if (response.status >= 502 && response.status <= 504) {
+    throw new NetworkError(`HTTP ${response.status}`);
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+// The API's one error shape: {"error": {"code", "message", "details"}}.
+export function errorMessage(answer) {
+  const error = answer && answer.data && answer.data.error;
+  if (!error) return `The server answered ${answer ? answer.status : "nothing"}.`;
+  let text = error.message || error.code;
+  const details = error.details;
+  if (details && typeof details === "object" && !Array.isArray(details) && error.code === "invalid") {
+    const parts = Object.entries(details).map(([field, problems]) =>
+      `${field}: ${Array.isArray(problems) ? problems.join(" ") : problems}`);
+    if (parts.length) text += ` (${parts.join("; ")})`;
+  }
+  return text;
+}
+
+export function errorCode(answer) {
+  return answer && answer.data && answer.data.error ? answer.data.error.code : null;
+}
+
+let mePromise = null;
+export function me() {
+  mePromise = mePromise || api("GET", "auth/me/").then((a) => (a.ok ? a.data : { authenticated: false, user: null }));
+  return mePromise;
+}
+
+export function formatSeconds(seconds) {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return `${h ? `${h}:` : ""}${mm}:${String(s).padStart(2, "0")}`;
+}
+
+export const VARIANT_NAMES = {
+  astrocyte: "Astrocyte",
+  spider1: "Spider (1 suit)",
+  spider2: "Spider (2 suits)",
+  spider4: "Spider (4 suits)",
+};
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
