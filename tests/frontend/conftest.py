@@ -1,0 +1,190 @@
+"""Browser tests: the real ASGI server (uvicorn) in a subprocess on the test database, and
+Debian's Chromium driven by Python Playwright (never `playwright install`).
+
+The server process uses the same PostgreSQL test database as the test (so tests that write
+rows use ``django_db(transaction=True)``: what they commit, the server sees), and Redis for
+its channel layer, on a Redis database of its own so that parallel test processes never
+hear each other's pushes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.celery_worker import database_url_for_worker
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "a-long-test-password-1"
+
+
+def chromium_path() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_redis_url(redis_url: str | None) -> str | None:
+    """The server's own Redis database number (10 + the xdist worker's index)."""
+    if not redis_url:
+        return None
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    number = 10 + int(re.sub(r"\D", "", worker) or 0) % 6
+    return re.sub(r"(/\d+)?$", f"/{number}", redis_url.rstrip("/"), count=1)
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def start_server(log_dir: Path, extra_env: dict[str, str] | None = None) -> Server:
+    from django.conf import settings
+
+    database_url = database_url_for_worker()
+    if database_url is None:
+        pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://user@host:5432/astrocyte")
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=database_url,
+        DEBUG="true",
+        THROTTLE_SIGNUP="100000/hour",
+        THROTTLE_LOGIN="100000/min",
+        THROTTLE_ACTIONS="100000/min",
+        LOG_LEVEL="WARNING",
+    )
+    redis_url = server_redis_url(settings.REDIS_URL)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update(extra_env or {})
+    log_path = log_dir / f"uvicorn-{port}.log"
+    command = [
+        sys.executable, "-m", "uvicorn", "config.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
+    ]  # fmt: skip
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log_path)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"uvicorn exited with {process.returncode}:\n{server.log()}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/api/v1/", timeout=1):
+                return server
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    stop_server(server)
+    raise RuntimeError(f"uvicorn not ready after 30 s:\n{server.log()}")
+
+
+def stop_server(server: Server) -> None:
+    if server.process.poll() is None:
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def asgi_server(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    with django_db_blocker.unblock():
+        server = start_server(tmp_path_factory.mktemp("uvicorn"))
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A Chromium for one test. Playwright's sync API keeps an event loop in this thread
+    while it runs, so Django's guard against ORM calls from async code would fire on the
+    test's own (synchronous) ORM calls: it is lifted for this test only, and Playwright is
+    stopped at the end of the test, before the database is flushed."""
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Daily:
+    challenge_id: int
+    solution: list[str]
+    variant: str
+
+
+def make_daily(variant: str = "spider1", seed: int = 2) -> Daily:
+    """Today's verified daily of ``variant`` (spider1 seed 2 solves in about 0.1 s)."""
+    from django.utils import timezone
+
+    from games.services.deals import deal_create, deal_schedule, deal_verify
+
+    deal = deal_create(variant=variant, seed=seed)
+    deal = deal_verify(deal_id=deal.pk, seconds=30)
+    assert deal.solution, f"{variant} seed {seed} was not solved: {deal.status}"
+    today: dt.date = timezone.now().date()
+    challenge = deal_schedule(deal=deal, date=today)
+    return Daily(challenge.pk, list(deal.solution), variant)
+
+
+@pytest.fixture
+def daily(transactional_db: Any) -> Daily:
+    return make_daily()
+
+
+def make_player(username: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)

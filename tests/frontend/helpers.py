@@ -1,0 +1,175 @@
+"""What the browser tests share: signing in, playing an action the way a player does, and
+checking everything the browser received for hidden cards."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import Page, Response, WebSocket, expect
+
+from tests.frontend.conftest import PASSWORD
+
+CARD_IN_JSON = re.compile(r'"[A2-9TJQK][SHDC]"')
+MOVE = re.compile(r"^(t\d+)-(t\d+)(?::(\d+))?$")
+
+
+@dataclass
+class Recorder:
+    """Every HTTP response body and WebSocket frame the page received."""
+
+    responses: list[tuple[str, int, str]] = field(default_factory=list)
+    frames: list[str] = field(default_factory=list)
+
+    def attach(self, page: Page) -> None:
+        page.on("response", self._response)
+        page.on("websocket", self._websocket)
+
+    def _response(self, response: Response) -> None:
+        try:
+            body = response.text()
+        except Exception:  # a redirect or an aborted request has no body
+            body = ""
+        self.responses.append((response.url, response.status, body))
+
+    def _websocket(self, socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: self.frames.append(str(payload)))
+
+
+def hidden_card_problems(value: Any, path: str = "$", over: bool = False) -> list[str]:
+    """Where a JSON value shows a card the player has not seen.
+
+    A state (an object with tableau, face_down and stock) must have null for every
+    face-down and every stock card; only an attempt that is over may carry the full deal
+    (its ``start_state``).
+    """
+    problems: list[str] = []
+    if isinstance(value, dict):
+        over = over or value.get("over") is True
+        if {"tableau", "face_down", "stock"} <= value.keys():
+            full_allowed = over and path.endswith(".start_state")
+            if not full_allowed:
+                for i, (column, down) in enumerate(
+                    zip(value["tableau"], value["face_down"], strict=True)
+                ):
+                    if any(card is not None for card in column[:down]):
+                        problems.append(f"{path}.tableau[{i}] shows a face-down card")
+                if any(card is not None for card in value["stock"]):
+                    problems.append(f"{path}.stock shows a stock card")
+        for key, item in value.items():
+            if key in ("seed", "nonce", "solution") and item and not over:
+                problems.append(f"{path}.{key} is given away")
+            problems += hidden_card_problems(item, f"{path}.{key}", over)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            problems += hidden_card_problems(item, f"{path}[{i}]", over)
+    return problems
+
+
+def page_sources(recorder: Recorder) -> list[str]:
+    """The HTML of every page the browser loaded, as the server sent it."""
+    return [body for _, _, body in recorder.responses if body.lstrip().startswith("<!doctype")]
+
+
+def assert_no_hidden_cards(recorder: Recorder) -> None:
+    sources = page_sources(recorder)
+    assert sources
+    for source in sources:
+        assert '"tableau"' not in source and '"stock"' not in source
+        assert not CARD_IN_JSON.search(source), "a page embeds a card"
+    checked = 0
+    for url, status, body in recorder.responses:
+        if "/api/" not in url or not body.startswith(("{", "[")):
+            continue
+        checked += 1
+        assert hidden_card_problems(json.loads(body)) == [], (url, status)
+    assert checked > 0
+    for frame in recorder.frames:
+        assert not CARD_IN_JSON.search(frame), f"a live message carries a card: {frame[:200]}"
+
+
+def sign_in(page: Page, base: str, username: str, next_url: str) -> None:
+    page.goto(f"{base}/login/?next={next_url}")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.click("#auth-form button")
+    page.wait_for_url(f"{base}{next_url}")
+
+
+def open_play(page: Page, base: str, challenge_id: int) -> None:
+    if not page.url.endswith(f"/play/{challenge_id}/"):
+        page.goto(f"{base}/play/{challenge_id}/")
+    page.wait_for_selector("#play[data-ready='true']")
+
+
+def start(page: Page) -> None:
+    page.click("#start")
+    expect(page.locator("#status")).to_contain_text("clock is running")
+
+
+def attempt(page: Page) -> dict[str, Any]:
+    return page.evaluate("() => window.astrocyte.state().attempt")
+
+
+def action_count(page: Page) -> int:
+    return int(page.inner_text("#actions"))
+
+
+def board_labels(page: Page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#board [aria-label]", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+    )
+
+
+def source_card(page: Page, action: str) -> Any:
+    """The card a player takes hold of for ``action`` (tK-tJ:n): the n-th from the top."""
+    match = MOVE.match(action)
+    assert match, action
+    src, n = match.group(1), int(match.group(3) or 1)
+    column = page.locator(f"#board .column[data-pile='{src}'] .card")
+    return column.nth(column.count() - n)
+
+
+def destination(page: Page, action: str) -> Any:
+    match = MOVE.match(action)
+    assert match, action
+    return page.locator(f"#board .column[data-pile='{match.group(2)}']")
+
+
+def wait_count(page: Page, count: int) -> None:
+    expect(page.locator("#actions")).to_have_text(str(count))
+
+
+def click_action(page: Page, action: str) -> None:
+    """Play one action with the mouse: the Deal button, or click a card then its place."""
+    before = action_count(page)
+    if action == "deal":
+        page.click("#deal")
+    elif action == "undo":
+        page.click("#undo")
+    else:
+        source_card(page, action).click(position={"x": 8, "y": 8})
+        expect(page.locator("#status")).to_contain_text("Picked up")
+        destination(page, action).click(position={"x": 8, "y": 8})
+    wait_count(page, before + 1)
+
+
+def drag_action(page: Page, action: str) -> None:
+    """Play one action by dragging the card (or run) onto its destination column."""
+    before = action_count(page)
+    card = source_card(page, action).bounding_box()
+    target = destination(page, action).bounding_box()
+    assert card and target
+    page.mouse.move(card["x"] + 10, card["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(card["x"] + 30, card["y"] + 30, steps=4)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=8)
+    page.mouse.up()
+    wait_count(page, before + 1)
+
+
+def hook_action(page: Page, action: str) -> None:
+    """Play one action through the page's own client code (the same send() a click uses)."""
+    assert page.evaluate("a => window.astrocyte.send([a])", action) is True, action

@@ -1,0 +1,305 @@
+"""The web client in a real browser (Debian's Chromium) against the real ASGI server."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Daily, Server, make_player
+from tests.frontend.helpers import (
+    CARD_IN_JSON,
+    Recorder,
+    action_count,
+    assert_no_hidden_cards,
+    attempt,
+    board_labels,
+    click_action,
+    drag_action,
+    hook_action,
+    open_play,
+    sign_in,
+    start,
+    wait_count,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    base = asgi_server.url
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # Sign up from the home page's link, coming back to the challenge.
+    page.goto(f"{base}/")
+    expect(page.locator("#challenges li")).to_have_count(1)
+    expect(page.locator("#countdown")).to_have_text(re.compile(r"^\d+:\d\d:\d\d$"))
+    page.goto(f"{base}/signup/?next=/play/{daily.challenge_id}/")
+    page.fill("#username", "ada")
+    page.fill("#password", PASSWORD)
+    page.click("#auth-form button")
+    page.wait_for_url(f"{base}/play/{daily.challenge_id}/")
+    open_play(page, base, daily.challenge_id)
+    expect(page.locator(".who")).to_contain_text("ada")
+
+    # Study: the visible cards are there, face-down ones are backs, nothing moves yet.
+    expect(page.locator("#board .column")).to_have_count(10)
+    expect(page.locator("#board .column .card.up")).to_have_count(10)
+    expect(page.locator("#board .column .card.back")).to_have_count(44)
+    expect(page.locator("#board .stock")).to_have_attribute("aria-label", re.compile("5 deals"))
+    page.locator("#board .column[data-pile='t1'] .card.up").click()
+    expect(page.locator("#status")).to_contain_text("press Start")
+    assert attempt(page) is None
+    expect(page.locator("#undo")).to_be_disabled()
+
+    start(page)
+    assert attempt(page)["action_count"] == 0
+    expect(page.locator("#clock")).not_to_have_text("0:00", timeout=3000)
+
+    solution = daily.solution
+    # The first moves by clicks, then one by drag and drop, one by the keyboard,
+    # the rest through the page's own client code, and the winning one by a click.
+    for action in solution[:6]:
+        click_action(page, action)
+    drag_action(page, solution[6])
+    keyboard_action(page, solution[7])
+    for action in solution[8:-1]:
+        hook_action(page, action)
+    assert action_count(page) == len(solution) - 1
+    click_action(page, solution[-1])
+
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#result")).to_contain_text("You won!")
+    expect(page.locator("#result")).to_contain_text("Win bonus")
+    expect(page.locator("#result")).to_contain_text(re.compile(r"Rank\s*1"))
+    share = page.input_value("#share")
+    assert "Astrocyte Daily" in share and "Spider (1 suit)" in share and "won" in share
+    assert f"{len(solution)} actions" in share and "score" in share
+    assert re.search(r"\d{4}-\d\d-\d\d", share)
+    assert not re.search(r"\b[A2-9TJQK][SHDC]\b", share), "the share text shows a card"
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#leaderboard tbody")).to_contain_text("ada")
+
+    assert_no_hidden_cards(recorder)
+    assert errors == []
+    context.close()
+
+
+def keyboard_action(page: Any, action: str) -> None:
+    """Focus the source card, Enter; arrows to the destination column; Enter."""
+    match = re.match(r"^t(\d+)-t(\d+)(?::(\d+))?$", action)
+    assert match, action
+    src, dst, n = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
+    before = action_count(page)
+    cards = page.locator(f"#board .column[data-pile='t{src}'] .card")
+    top = cards.count() - 1
+    page.locator(f"[data-focus='t{src}:{top}']").focus()
+    for _ in range(n - 1):
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_contain_text("Picked up")
+    steps = (dst - src) % 10
+    for _ in range(steps):
+        page.keyboard.press("ArrowRight")
+    focused = page.evaluate("() => document.activeElement.dataset.focus")
+    assert focused.startswith(f"t{dst}:"), focused
+    page.keyboard.press("Enter")
+    wait_count(page, before + 1)
+
+
+def test_illegal_drop_is_refused_with_the_servers_explanation(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("bea")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "bea", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    legal = set(attempt(page)["legal_actions"])
+    illegal = next(
+        f"t{src}-t{dst}"
+        for src in range(1, 11)
+        for dst in range(1, 11)
+        if src != dst and f"t{src}-t{dst}" not in legal
+    )
+    before = board_labels(page)
+    # Only legal places are offered: the illegal one is not highlighted.
+    src, dst = illegal.split("-")
+    page.locator(f"#board .column[data-pile='{src}'] .card").last.click()
+    expect(page.locator(f"#board .column[data-pile='{dst}']")).not_to_have_class(
+        re.compile(r"\btarget\b")
+    )
+    page.keyboard.press("Escape")
+    drag_to(page, src, dst)
+    expect(page.locator("#status")).to_contain_text("Refused:")
+    expect(page.locator("#status")).to_contain_text(illegal)
+    assert page.locator("#status").get_attribute("data-kind") == "error"
+    assert action_count(page) == 0 and attempt(page)["offset"] == 0
+    assert board_labels(page) == before
+    context.close()
+
+
+def drag_to(page: Any, src: str, dst: str) -> None:
+    card = page.locator(f"#board .column[data-pile='{src}'] .card").last.bounding_box()
+    target = page.locator(f"#board .column[data-pile='{dst}']").bounding_box()
+    page.mouse.move(card["x"] + 10, card["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=10)
+    page.mouse.up()
+
+
+def test_undo_after_a_deal_restores_the_board(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("cy")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "cy", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    before = board_labels(page)
+    click_action(page, "deal")
+    expect(page.locator("#deal")).to_have_text("Deal (4 left)")
+    assert board_labels(page) != before
+    page.keyboard.press("u")
+    wait_count(page, 2)
+    assert board_labels(page) == before
+    expect(page.locator("#deal")).to_have_text("Deal (5 left)")
+    context.close()
+
+
+def test_reload_resumes_and_a_lost_answer_is_retried_not_doubled(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("dee")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "dee", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    for action in daily.solution[:4]:
+        click_action(page, action)
+
+    # The next post reaches the server, but its answer is lost: the client shows the
+    # banner, retries the same batch at the same offset, and the server answers as before.
+    lost: list[str] = []
+
+    def lose_answer(route: Any) -> None:
+        if not lost:
+            route.fetch()  # the server stores the action
+            lost.append(route.request.post_data or "")
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/actions/", lose_answer)
+    page.evaluate("a => { window.lostPost = window.astrocyte.send([a]); }", daily.solution[4])
+    expect(page.locator("#banner")).to_contain_text("Connection lost")
+    wait_count(page, 5)
+    expect(page.locator("#banner")).to_be_hidden()
+    assert '"offset":4' in lost[0].replace(" ", "")
+    page.unroute("**/actions/")
+    assert attempt(page)["offset"] == 5
+
+    labels = board_labels(page)
+    page.reload()
+    open_play(page, asgi_server.url, daily.challenge_id)
+    expect(page.locator("#status")).to_contain_text("where you left it")
+    assert action_count(page) == 5
+    assert board_labels(page) == labels
+    click_action(page, daily.solution[5])
+    context.close()
+
+
+def test_a_watcher_sees_progress_and_the_new_rank_without_reloading(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("eve")
+    watcher_context = browser.new_context(viewport=DESKTOP)
+    watcher = watcher_context.new_page()
+    recorder = Recorder()
+    recorder.attach(watcher)
+    open_play(watcher, asgi_server.url, daily.challenge_id)
+    expect(watcher.locator("#live-state")).to_have_text("Live")
+    expect(watcher.locator("#leaderboard tbody")).to_contain_text("Nobody has finished")
+
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "eve", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    first_deal = daily.solution.index("deal")
+    for action in daily.solution[: first_deal + 1]:
+        hook_action(page, action)
+    # A deal is progress: the watcher's "playing now" shows eve with her count.
+    row = watcher.locator("#playing li[data-player='eve']")
+    expect(row).to_contain_text(f"{first_deal + 1} actions")
+    expect(row).to_contain_text("4 deals left")
+    for action in daily.solution[first_deal + 1 :]:
+        hook_action(page, action)
+    expect(page.locator("#result")).to_contain_text("You won!")
+    # The finish reaches the watcher as a new board: eve ranked first.
+    first = watcher.locator("#leaderboard tbody tr").first
+    expect(first).to_contain_text("eve")
+    expect(first.locator("td").first).to_have_text("1")
+    expect(watcher.locator("#playing li[data-player='eve']")).to_have_count(0)
+    assert watcher.url.endswith(f"/play/{daily.challenge_id}/")  # never reloaded
+    assert recorder.frames and not any(CARD_IN_JSON.search(f) for f in recorder.frames)
+    assert_no_hidden_cards(recorder)
+    context.close()
+    watcher_context.close()
+
+
+def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("fay")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "fay", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    for action in daily.solution[:14]:
+        hook_action(page, action)
+    page.locator("#board .column[data-pile='t3'] .card").last.click()
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(SCREENSHOTS / "play-desktop.png"))
+    state = context.storage_state()
+    context.close()
+
+    phone = browser.new_context(
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        storage_state=state,
+        reduced_motion="reduce",
+    )
+    page = phone.new_page()
+    open_play(page, asgi_server.url, daily.challenge_id)
+    expect(page.locator("#actions")).to_have_text("14")
+    # The board fits the phone's width: no sideways scrolling.
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    # A touch drag is a pointer drag too: tap-select then tap-place works on a phone.
+    page.screenshot(path=str(SCREENSHOTS / "play-phone.png"), full_page=True)
+    phone.close()
+    assert (SCREENSHOTS / "play-desktop.png").stat().st_size > 10_000
