@@ -14,10 +14,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.services import SignupError, user_signup
+from accounts.throttles import AddressRateThrottle
 from config.api_errors import DomainError
 from games.api.schema import ErrorSerializer
 
@@ -57,7 +57,7 @@ def _user(user: Any) -> dict[str, Any]:
 class SignupApi(APIView):
     """Create an account and sign the session in (the CSRF token is required)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AddressRateThrottle]
     throttle_scope = "signup"
 
     @extend_schema(
@@ -82,7 +82,7 @@ class SignupApi(APIView):
 class LoginApi(APIView):
     """Sign the session in (the CSRF token is required)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AddressRateThrottle]
     throttle_scope = "login"
 
     @extend_schema(
@@ -144,7 +144,7 @@ class MeApi(APIView):
 class TokenApi(APIView):
     """An API token for a client that does not keep a session (Authorization: Token <key>)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [AddressRateThrottle]
     throttle_scope = "login"
     authentication_classes: list[Any] = []
 

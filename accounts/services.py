@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
@@ -22,7 +22,7 @@ class SignupError(DomainError):
     http_status = status.HTTP_400_BAD_REQUEST
 
 
-def user_signup(*, username: str, password: str) -> AbstractBaseUser:
+def user_signup(*, username: str, password: str) -> Any:
     """A new player; the password must pass Django's validators (AUTH_PASSWORD_VALIDATORS)."""
     user_model = get_user_model()
     if not USERNAME_PATTERN.match(username):
@@ -39,9 +39,7 @@ def user_signup(*, username: str, password: str) -> AbstractBaseUser:
         ) from None
     try:
         with transaction.atomic():
-            user: AbstractBaseUser = user_model.objects.create_user(
-                username=username, password=password
-            )
+            user = user_model.objects.create_user(username=username, password=password)
     except IntegrityError:
         raise SignupError(
             "That username is taken.", details={"username": ["That username is taken."]}

@@ -104,7 +104,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ValidationError):
         code, message, details = "invalid", "The request is not valid.", response.data
     elif isinstance(exc, exceptions.Throttled):
-        code, message, details = "throttled", str(exc.detail), {"wait": exc.wait}
+        code, message, details = "throttled", str(exc.detail), {"wait": getattr(exc, "wait", None)}
     elif isinstance(exc, exceptions.APIException):
         code, message, details = _first_code(exc.get_codes()), str(exc.detail), None
     elif isinstance(exc, Http404):

@@ -172,6 +172,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # Views name their scope (ScopedRateThrottle): per user when signed in, else per address.
+    # Client addresses come from REMOTE_ADDR, never from a header the client can forge
+    # (behind a proxy, uvicorn's --proxy-headers sets REMOTE_ADDR from trusted proxies).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "signup": env.str("THROTTLE_SIGNUP", default="20/hour"),
         "login": env.str("THROTTLE_LOGIN", default="30/min"),

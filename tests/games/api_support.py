@@ -84,3 +84,9 @@ def hidden_cards(board: engine.Board) -> list[str]:
     for column, down in zip(state["tableau"], state["face_down"], strict=True):
         cards += column[:down]
     return cards
+
+
+def solution_of(deal: Deal) -> list[str]:
+    """The deal's stored winning line (verified deals have one)."""
+    assert deal.solution, f"deal {deal.pk} has no solution"
+    return [str(action) for action in deal.solution]

@@ -19,6 +19,7 @@ from tests.games.api_support import (
     fresh_throttles,
     hidden_cards,
     make_player,
+    solution_of,
     solved_deal,
     todays_challenge,
 )
@@ -85,7 +86,7 @@ def assert_no_secrets(response: Any, deal: Deal) -> None:
 def test_whole_lifecycle_signup_today_start_play_win(clock: Clock) -> None:
     challenge = todays_challenge()
     deal = challenge.deal
-    solution = list(deal.solution)
+    solution = solution_of(deal)
     client = APIClient()
     signup = client.post(
         "/api/v1/auth/signup/", {"username": "astro", "password": "x-Long-pass-9"}, format="json"
@@ -113,7 +114,7 @@ def test_whole_lifecycle_signup_today_start_play_win(clock: Clock) -> None:
     assert again.status_code == 200 and again.json()["id"] == attempt_id
     assert Attempt.objects.filter(challenge=challenge).count() == 1
 
-    offset, batch_times = 0, []
+    offset, batch_times = 0, list[float]()
     while offset < len(solution):
         clock.advance(7.5)
         batch = solution[offset : offset + 10]
@@ -173,7 +174,7 @@ def test_a_retried_batch_gets_the_same_answer_and_stores_nothing_twice(
     playing: tuple[APIClient, Attempt],
 ) -> None:
     client, attempt = playing
-    solution = attempt.deal.solution
+    solution = solution_of(attempt.deal)
     first = post_actions(client, attempt.pk, 0, solution[:5])
     second = post_actions(client, attempt.pk, 5, solution[5:8])
     assert first.status_code == second.status_code == 200
@@ -187,7 +188,7 @@ def test_a_stale_or_conflicting_offset_gets_409_with_the_current_offset(
     playing: tuple[APIClient, Attempt],
 ) -> None:
     client, attempt = playing
-    solution = attempt.deal.solution
+    solution = solution_of(attempt.deal)
     assert post_actions(client, attempt.pk, 0, solution[:3]).status_code == 200
     for offset, actions in [(0, [solution[0], "undo"]), (1, solution[1:4]), (5, ["deal"])]:
         response = post_actions(client, attempt.pk, offset, actions)
@@ -211,7 +212,7 @@ def test_a_refused_action_mid_batch_stores_nothing(
     playing: tuple[APIClient, Attempt], bad: str, code: str, kind: str
 ) -> None:
     client, attempt = playing
-    solution = attempt.deal.solution
+    solution = solution_of(attempt.deal)
     assert post_actions(client, attempt.pk, 0, solution[:2]).status_code == 200
     response = post_actions(client, attempt.pk, 2, [*solution[2:5], bad, solution[5]])
     assert response.status_code == 400
@@ -277,7 +278,7 @@ def test_resign_ends_the_attempt_with_the_position_reached(
     playing: tuple[APIClient, Attempt],
 ) -> None:
     client, attempt = playing
-    solution = attempt.deal.solution
+    solution = solution_of(attempt.deal)
     assert post_actions(client, attempt.pk, 0, solution[:20]).status_code == 200
     response = client.post(f"/api/v1/attempts/{attempt.pk}/resign/")
     assert response.status_code == 200
@@ -285,7 +286,7 @@ def test_resign_ends_the_attempt_with_the_position_reached(
     attempt.refresh_from_db()
     board = board_after(attempt.deal, solution[:20])
     assert attempt.end_reason == "resigned" and not attempt.won
-    assert attempt.score == engine.score(20, attempt.elapsed_seconds, board)
+    assert attempt.score == engine.score(20, attempt.elapsed_seconds or 0.0, board)
     assert body["over"] and body["log"] == solution[:20]
     assert body["legal_actions"] == []
     again = client.post(f"/api/v1/attempts/{attempt.pk}/resign/")
@@ -354,7 +355,7 @@ def test_actions_are_rate_limited(
 
     client, attempt = playing
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "actions", "3/min")
-    solution = attempt.deal.solution
+    solution = solution_of(attempt.deal)
     codes = [post_actions(client, attempt.pk, i, solution[i : i + 1]).status_code for i in range(4)]
     assert codes == [200, 200, 429, 429]  # the start was the scope's first request
     response = post_actions(client, attempt.pk, 3, solution[3:4])

@@ -33,6 +33,7 @@ from tests.games.api_support import (
     fresh_throttles,
     make_player,
     past_challenge,
+    solution_of,
     solved_deal,
     todays_challenge,
 )
@@ -72,7 +73,7 @@ def test_the_day_rolling_over_closes_open_attempts(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any, signals: Any
 ) -> None:
     challenge = todays_challenge()
-    solution = challenge.deal.solution
+    solution = solution_of(challenge.deal)
     idle, busy, done = make_player(), make_player(), make_player()
     idle_attempt, _ = attempt_start_ranked(player=idle, challenge_id=challenge.pk)
     busy_attempt, _ = attempt_start_ranked(player=busy, challenge_id=challenge.pk)
@@ -92,7 +93,7 @@ def test_the_day_rolling_over_closes_open_attempts(
     board = engine.replay("spider1", challenge.deal.seed_int, solution[:30]).board
     assert busy_attempt.end_reason == Attempt.EndReason.DAY_CLOSED
     assert busy_attempt.ended_at == day_end(challenge.date)
-    assert busy_attempt.score == engine.score(30, busy_attempt.elapsed_seconds, board)
+    assert busy_attempt.score == engine.score(30, busy_attempt.elapsed_seconds or 0.0, board)
     assert busy_attempt.log == solution[:30]
     idle_attempt.refresh_from_db()
     assert idle_attempt.end_reason == "day_closed" and idle_attempt.score == 500
@@ -110,7 +111,7 @@ def test_an_action_after_the_day_closed_ends_the_attempt_and_is_refused(
     player = make_player()
     client = client_for(player)
     attempt_id = client.post(f"/api/v1/challenges/{challenge.pk}/start/").json()["id"]
-    solution = challenge.deal.solution
+    solution = solution_of(challenge.deal)
     ok = client.post(
         f"/api/v1/attempts/{attempt_id}/actions/",
         {"offset": 0, "actions": solution[:4]},
@@ -142,7 +143,7 @@ def test_an_action_after_the_day_closed_ends_the_attempt_and_is_refused(
     assert revealed["start_state"] == engine.board_state(
         engine.Board.deal(deal.variant, deal.seed_int)
     )
-    assert revealed["solution"] == deal.solution
+    assert revealed["solution"] == solution_of(deal)
     # And yesterday's challenge no longer starts.
     refused = client_for(make_player()).post(f"/api/v1/challenges/{challenge.pk}/start/")
     assert refused.status_code == 409
@@ -177,7 +178,7 @@ def test_past_and_future_challenges_do_not_start() -> None:
 @pytest.mark.django_db
 def test_signals_follow_the_commit(django_capture_on_commit_callbacks: Any, signals: Any) -> None:
     challenge = todays_challenge()
-    solution = challenge.deal.solution
+    solution = solution_of(challenge.deal)
     player = make_player()
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
     first_deal = solution.index("deal")
@@ -211,7 +212,7 @@ def test_fast_play_is_flagged() -> None:
     player = make_player()
     solved_deal(pool=Deal.Pool.PRACTICE, seed=2)
     quick = attempt_start_practice(player=player, now=start)
-    solution = quick.deal.solution
+    solution = solution_of(quick.deal)
     for i in range(0, len(solution), 40):
         attempt_push_actions(
             attempt_id=quick.pk,
@@ -258,7 +259,7 @@ def test_admins_see_flags_and_void(
     player = make_player()
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
     attempt_push_actions(
-        attempt_id=attempt.pk, player=player, offset=0, actions=challenge.deal.solution
+        attempt_id=attempt.pk, player=player, offset=0, actions=solution_of(challenge.deal)
     )
     attempt.refresh_from_db()
     assert attempt.flagged  # won in well under a minute
@@ -285,7 +286,7 @@ def test_two_concurrent_posts_to_one_attempt_exactly_one_wins() -> None:
     challenge = todays_challenge()
     player = make_player()
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
-    solution = challenge.deal.solution
+    solution = solution_of(challenge.deal)
     batches = [solution[:10], [solution[0], "undo", *solution[:8]]]
     barrier = threading.Barrier(len(batches))
     results: list[tuple[int, Any]] = []

@@ -1,0 +1,140 @@
+"""Accounts: sign up, log in and out with a session (CSRF enforced), tokens, rate limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from tests.games.api_support import fresh_throttles, make_player, todays_challenge
+
+__all__ = ["fresh_throttles"]
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "x-Long-pass-9"
+
+
+def csrf_client() -> tuple[Client, str]:
+    """A browser-like client that must send the CSRF token, and the token from auth/me/."""
+    client = Client(enforce_csrf_checks=True)
+    me = client.get("/api/v1/auth/me/")
+    assert me.status_code == 200 and me.json() == {"authenticated": False, "user": None}
+    return client, client.cookies["csrftoken"].value
+
+
+def test_signup_logs_the_session_in() -> None:
+    client, token = csrf_client()
+    response = client.post(
+        "/api/v1/auth/signup/",
+        {"username": "nova", "password": PASSWORD},
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["username"] == "nova"
+    me = client.get("/api/v1/auth/me/").json()
+    assert me["authenticated"] and me["user"]["username"] == "nova"
+
+
+def test_csrf_is_enforced_for_session_clients() -> None:
+    make_player("orbit")
+    client, token = csrf_client()
+    body = {"username": "orbit", "password": PASSWORD}
+    refused = client.post("/api/v1/auth/login/", body, content_type="application/json")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "permission_denied"
+    assert "CSRF" in refused.json()["error"]["message"]
+    logged_in = client.post(
+        "/api/v1/auth/login/", body, content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
+    assert logged_in.status_code == 200
+    # Logging in rotates the token: the session's unsafe requests need the new one.
+    challenge = todays_challenge()
+    url = f"/api/v1/challenges/{challenge.pk}/start/"
+    assert client.post(url).status_code == 403
+    assert client.post(url, HTTP_X_CSRFTOKEN=token).status_code == 403
+    fresh = client.cookies["csrftoken"].value
+    assert client.post(url, HTTP_X_CSRFTOKEN=fresh).status_code == 201
+    out = client.post("/api/v1/auth/logout/", HTTP_X_CSRFTOKEN=fresh)
+    assert out.status_code == 204
+    assert client.get("/api/v1/auth/me/").json()["authenticated"] is False
+
+
+def test_wrong_credentials_are_refused() -> None:
+    make_player("comet")
+    response = APIClient().post(
+        "/api/v1/auth/login/", {"username": "comet", "password": "nope"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_credentials"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"username": "ok_name", "password": "123"}, "password"),
+        ({"username": "ok_name", "password": "password"}, "password"),
+        ({"username": "ok_name", "password": "ok_name_1"}, "password"),
+        ({"username": "a b", "password": PASSWORD}, "username"),
+        ({"username": "x", "password": PASSWORD}, "username"),
+        ({"username": "Taken", "password": PASSWORD}, "username"),
+        ({"password": PASSWORD}, "username"),
+        ({"username": "ok_name"}, "password"),
+    ],
+)
+def test_signup_validates_username_and_password(body: dict[str, Any], field: str) -> None:
+    make_player("taken")
+    response = APIClient().post("/api/v1/auth/signup/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert field in response.json()["error"]["details"]
+    assert not get_user_model().objects.filter(username="ok_name").exists()
+
+
+def test_token_auth_for_api_clients() -> None:
+    make_player("probe")
+    challenge = todays_challenge()
+    client = APIClient()
+    wrong = client.post("/api/v1/auth/token/", {"username": "probe", "password": "x"})
+    assert wrong.status_code == 400
+    response = client.post(
+        "/api/v1/auth/token/", {"username": "probe", "password": PASSWORD}, format="json"
+    )
+    assert response.status_code == 200
+    token = response.json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/v1/auth/me/").json()["user"]["username"] == "probe"
+    started = client.post(f"/api/v1/challenges/{challenge.pk}/start/")
+    assert started.status_code == 201
+    assert client.post("/api/v1/auth/logout/").status_code == 204  # revokes the token
+    assert client.post(f"/api/v1/challenges/{challenge.pk}/start/").status_code == 401
+
+
+def test_not_signed_in_is_401_in_the_error_shape() -> None:
+    response = APIClient().post("/api/v1/auth/logout/")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"
+    assert response.headers["WWW-Authenticate"] == "Token"
+
+
+def test_signup_and_login_are_rate_limited(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "signup", "2/hour")
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "login", "3/min")
+    client = APIClient()
+    codes = [
+        client.post(
+            "/api/v1/auth/signup/", {"username": f"star{i}", "password": PASSWORD}, format="json"
+        ).status_code
+        for i in range(3)
+    ]
+    assert codes == [201, 201, 429]
+    body = {"username": "star0", "password": "wrong"}
+    codes = [client.post("/api/v1/auth/login/", body, format="json").status_code for _ in range(4)]
+    assert codes == [400, 400, 400, 429]
+    response = client.post("/api/v1/auth/token/", body, format="json")
+    assert response.status_code == 429
+    assert response.json()["error"]["code"] == "throttled"
