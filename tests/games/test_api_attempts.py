@@ -135,6 +135,13 @@ def test_whole_lifecycle_signup_today_start_play_win(clock: Clock) -> None:
         turned = Counter(hidden_cards(before)) - Counter(hidden_cards(after))
         assert Counter(card["card"] for card in body["revealed"]) == turned
         assert body["won"] is after.is_won and body["over"] is after.is_won
+        # Every other read of the same moment shows no more than the engine's view either.
+        if not after.is_won:
+            for url in (f"/api/v1/attempts/{attempt_id}/", f"/api/v1/challenges/{challenge.pk}/"):
+                read = client.get(url)
+                assert_no_secrets(read, deal)
+                assert read.json().get("start_state") is None
+            assert client.get(f"/api/v1/attempts/{attempt_id}/").json()["state"] == body["state"]
 
     assert body["won"] is True
     attempt = Attempt.objects.get(pk=attempt_id)
