@@ -78,3 +78,10 @@ class HintsNotAllowedError(GamesError):
 
     code = "hints_not_allowed"
     http_status = 403
+
+
+class DayNotOverError(GamesError):
+    """Other players' logs become public only once the day is over."""
+
+    code = "day_not_over"
+    http_status = 403

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import engine, solver
-from games.errors import AttemptOverError, HintsNotAllowedError, NotFoundError
+from games.errors import AttemptOverError, DayNotOverError, HintsNotAllowedError, NotFoundError
 from games.models import Attempt, DailyChallenge, Deal
 
 
@@ -349,3 +349,43 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
     else:
         message = f"No hint found within the limit of {settings.HINT_SECONDS:g} s."
     return {"action": None, "status": result.status, "moves_to_win": None, "message": message}
+
+
+def challenge_public_logs(
+    challenge: DailyChallenge, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """Every counted ranked attempt of a closed day with its log and server times, so that
+    anyone can re-deal (with the revealed seed) and re-check every score."""
+    now = now or timezone.now()
+    if not day_is_closed(challenge.date, now):
+        raise DayNotOverError(
+            "Other players' games are public once the day is over "
+            f"(in {seconds_left(challenge.date, now)} s)."
+        )
+    attempts = (
+        Attempt.objects.filter(
+            challenge=challenge, kind=Attempt.Kind.RANKED, voided=False, ended_at__isnull=False
+        )
+        .select_related("player")
+        .order_by("-score", "elapsed_seconds", "ended_at", "pk")
+    )
+    return {
+        "challenge_id": challenge.pk,
+        "date": challenge.date,
+        "variant": challenge.variant,
+        "attempts": [
+            {
+                "id": attempt.pk,
+                "username": attempt.player.get_username(),
+                "score": attempt.score,
+                "elapsed_seconds": attempt.elapsed_seconds,
+                "action_count": attempt.action_count,
+                "won": attempt.won,
+                "runs_completed": attempt.runs_completed,
+                "end_reason": attempt.end_reason,
+                "log": list(attempt.log),
+                "action_times": list(attempt.action_times),
+            }
+            for attempt in attempts
+        ],
+    }

@@ -17,6 +17,7 @@ from games.selectors import (
     attempt_detail,
     challenge_detail,
     challenge_for_viewing,
+    challenge_public_logs,
     challenges_today,
 )
 from games.services.attempts import attempt_start_practice, attempt_start_ranked
@@ -51,6 +52,46 @@ class ChallengeDetailApi(APIView):
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
         return Response(challenge_detail(challenge, request.user))
+
+
+class ChallengeAttemptsApi(APIView):
+    """Once the day is over: every counted attempt's log and server times, to re-check scores."""
+
+    class AttemptLogSerializer(serializers.Serializer[Any]):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        score = serializers.IntegerField(allow_null=True)
+        elapsed_seconds = serializers.FloatField(allow_null=True)
+        action_count = serializers.IntegerField()
+        won = serializers.BooleanField()
+        runs_completed = serializers.IntegerField()
+        end_reason = serializers.CharField()
+        log = serializers.ListField(child=serializers.CharField())
+        action_times = serializers.ListField(child=serializers.FloatField())
+
+        class Meta:
+            ref_name = "PublicAttemptLog"
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        challenge_id = serializers.IntegerField()
+        date = serializers.DateField()
+        variant = serializers.CharField()
+        attempts = serializers.ListSerializer(child=serializers.DictField())
+
+        class Meta:
+            ref_name = "ChallengeAttempts"
+
+    @extend_schema(
+        operation_id="challenge_attempts",
+        responses={
+            200: OutputSerializer,
+            403: error_response("day_not_over: logs are public once the day is over."),
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, challenge_id: int) -> Response:
+        challenge = challenge_for_viewing(challenge_id)
+        return Response(challenge_public_logs(challenge))
 
 
 class ChallengeStartApi(APIView):

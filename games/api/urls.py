@@ -12,6 +12,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="challenge-detail",
     ),
     path(
+        "challenges/<int:challenge_id>/attempts/",
+        challenges.ChallengeAttemptsApi.as_view(),
+        name="challenge-attempts",
+    ),
+    path(
         "challenges/<int:challenge_id>/start/",
         challenges.ChallengeStartApi.as_view(),
         name="challenge-start",
