@@ -54,29 +54,30 @@ class ChallengeDetailApi(APIView):
         return Response(challenge_detail(challenge, request.user))
 
 
+class AttemptLogSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True)
+    elapsed_seconds = serializers.FloatField(allow_null=True)
+    action_count = serializers.IntegerField()
+    won = serializers.BooleanField()
+    runs_completed = serializers.IntegerField()
+    end_reason = serializers.CharField()
+    log = serializers.ListField(child=serializers.CharField())
+    action_times = serializers.ListField(child=serializers.FloatField())
+
+    class Meta:
+        ref_name = "PublicAttemptLog"
+
+
 class ChallengeAttemptsApi(APIView):
     """Once the day is over: every counted attempt's log and server times, to re-check scores."""
-
-    class AttemptLogSerializer(serializers.Serializer[Any]):
-        id = serializers.IntegerField()
-        username = serializers.CharField()
-        score = serializers.IntegerField(allow_null=True)
-        elapsed_seconds = serializers.FloatField(allow_null=True)
-        action_count = serializers.IntegerField()
-        won = serializers.BooleanField()
-        runs_completed = serializers.IntegerField()
-        end_reason = serializers.CharField()
-        log = serializers.ListField(child=serializers.CharField())
-        action_times = serializers.ListField(child=serializers.FloatField())
-
-        class Meta:
-            ref_name = "PublicAttemptLog"
 
     class OutputSerializer(serializers.Serializer[Any]):
         challenge_id = serializers.IntegerField()
         date = serializers.DateField()
         variant = serializers.CharField()
-        attempts = serializers.ListSerializer(child=serializers.DictField())
+        attempts = AttemptLogSerializer(many=True)
 
         class Meta:
             ref_name = "ChallengeAttempts"
