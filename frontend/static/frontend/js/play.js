@@ -731,6 +731,7 @@ async function load() {
   window.setInterval(tickClock, 250);
   tickClock();
   root.dataset.ready = "true";
+  performance.mark("astrocyte-ready");
 }
 
 // A hook for tests and tools: the page's own client code, nothing more.
