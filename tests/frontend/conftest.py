@@ -139,6 +139,27 @@ def asgi_server(
         yield server
     finally:
         stop_server(server)
+        with django_db_blocker.unblock():
+            wait_for_server_sessions_to_end()
+
+
+def wait_for_server_sessions_to_end(timeout: float = 10.0) -> None:
+    """PostgreSQL ends a dead client's backends a moment later: wait, so that the test
+    database can be dropped at the end of the session."""
+    from django.db import connection
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()"
+            )
+            (others,) = cursor.fetchone()
+        if not others:
+            break
+        time.sleep(0.1)
+    connection.close()
 
 
 @pytest.fixture
@@ -176,6 +197,7 @@ def make_daily(variant: str = "spider1", seed: int = 2) -> Daily:
     assert deal.solution, f"{variant} seed {seed} was not solved: {deal.status}"
     today: dt.date = timezone.now().date()
     challenge = deal_schedule(deal=deal, date=today)
+    close_connection()
     return Daily(challenge.pk, list(deal.solution), variant)
 
 
@@ -187,4 +209,15 @@ def daily(transactional_db: Any) -> Daily:
 def make_player(username: str) -> Any:
     from django.contrib.auth import get_user_model
 
-    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    close_connection()
+    return user
+
+
+def close_connection() -> None:
+    """Close this context's database connection. Under Playwright's sync API the test runs
+    in a greenlet with contextvars of its own, so Django opens a connection there that
+    nothing else would close, and the test database could not be dropped at the end."""
+    from django.db import connection
+
+    connection.close()
