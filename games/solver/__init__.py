@@ -17,6 +17,13 @@ from .api import (
 from .search import Progress
 
 __all__ = [
-    "SOLVED", "SOLVER_VERSION", "UNKNOWN", "UNSOLVABLE", "Progress", "SolveResult",
-    "difficulty", "solve", "verify",
+    "SOLVED",
+    "SOLVER_VERSION",
+    "UNKNOWN",
+    "UNSOLVABLE",
+    "Progress",
+    "SolveResult",
+    "difficulty",
+    "solve",
+    "verify",
 ]

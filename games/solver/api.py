@@ -29,7 +29,7 @@ TABLE_SHARE = 0.7
 # Time kept for shortening a line found near the limit (shortening never needs much).
 SHORTEN_SHARE = 0.15
 # Spider 1 suit: positions for the flat focused search before the staged one takes over.
-FLAT_FIRST_NODES = 150_000
+FLAT_FIRST_NODES = 30_000
 
 
 @dataclass(slots=True)
@@ -111,7 +111,8 @@ def solve(
         nodes=outcome.nodes,
         seconds=time.perf_counter() - began,
         peak_memory_mb=memory,
-        reason="bookkeeping error: the line does not win" if status != outcome.status
+        reason="bookkeeping error: the line does not win"
+        if status != outcome.status
         else outcome.reason,
         raw_length=raw_length,
     )
@@ -136,32 +137,51 @@ def _search(
     if stock_left and start.variant.id == "spider1":
         budget = FLAT_FIRST_NODES if max_nodes is None else min(max_nodes, FLAT_FIRST_NODES)
         first = best_first(
-            start, deadline=deadline, max_nodes=budget, memory_cap_bytes=cap,
-            progress=progress, progress_every=progress_every, weights=weights,
+            start,
+            deadline=deadline,
+            max_nodes=budget,
+            memory_cap_bytes=cap,
+            progress=progress,
+            progress_every=progress_every,
+            weights=weights,
         )
         if first.status != UNKNOWN or first.reason != "node limit" or budget == max_nodes:
             return first
         nodes += first.nodes
     if stock_left:
         staged = staged_search(
-            start, deadline=deadline, max_nodes=_left(max_nodes, nodes), memory_cap_bytes=cap,
-            progress=progress, progress_every=progress_every,
+            start,
+            deadline=deadline,
+            max_nodes=_left(max_nodes, nodes),
+            memory_cap_bytes=cap,
+            progress=progress,
+            progress_every=progress_every,
         )
         staged.nodes += nodes
         if staged.status == SOLVED or staged.reason != "exhausted the staged schedule":
             return staged
         nodes = staged.nodes
     outcome = best_first(
-        start, deadline=deadline, max_nodes=_left(max_nodes, nodes), memory_cap_bytes=cap,
-        progress=progress, progress_every=progress_every, weights=weights,
+        start,
+        deadline=deadline,
+        max_nodes=_left(max_nodes, nodes),
+        memory_cap_bytes=cap,
+        progress=progress,
+        progress_every=progress_every,
+        weights=weights,
     )
     outcome.nodes += nodes
     if outcome.status == UNKNOWN and outcome.reason == PRUNED_EXHAUSTED:
         # the focused search gave up on moves it judged pointless: try them all now
         full = best_first(
-            start, deadline=deadline, max_nodes=_left(max_nodes, outcome.nodes),
-            memory_cap_bytes=cap, progress=progress, progress_every=progress_every,
-            focused=False, weights=weights,
+            start,
+            deadline=deadline,
+            max_nodes=_left(max_nodes, outcome.nodes),
+            memory_cap_bytes=cap,
+            progress=progress,
+            progress_every=progress_every,
+            focused=False,
+            weights=weights,
         )
         full.nodes += outcome.nodes
         outcome = full

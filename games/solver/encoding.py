@@ -85,9 +85,9 @@ def decode(variant: Variant, stock: list[int], data: bytes) -> tuple[Board, list
         end = position + 2 + length
         chunks.append(data[position:end])
         face_down.append(data[position + 1])
-        tableau.append(list(data[position + 2:end]))
+        tableau.append(list(data[position + 2 : end]))
         position = end
-    cells = list(data[position:position + variant.cells])
+    cells = list(data[position : position + variant.cells])
     position += variant.cells
     foundations: list[list[int]] = []
     for _ in range(variant.foundations):

@@ -80,7 +80,7 @@ def drop_useless(start: Board, moves: list[Move], deadline: float) -> list[Move]
     prefix = start.copy()  # the position before result[i]
     i = 0
     while i < len(result) and time.perf_counter() < deadline:
-        candidate = result[:i] + result[i + 1:]
+        candidate = result[:i] + result[i + 1 :]
         board = prefix.copy()
         ok = True
         for move in candidate[i:]:

@@ -57,14 +57,16 @@ class Round:
 PORTFOLIO = (STAGED, STAGED_DEEP, STAGED_DIG)
 SCHEDULE = (
     Round(1, 5_000, 60_000, STAGED),
-    *(Round(beam, stage_nodes, final_nodes, weights)
-    for beam, stage_nodes, final_nodes in (
-        (1, 20_000, 60_000),
-        (2, 20_000, 100_000),
-        (4, 30_000, 150_000),
-        (8, 40_000, 250_000),
-    )
-    for weights in PORTFOLIO),
+    *(
+        Round(beam, stage_nodes, final_nodes, weights)
+        for beam, stage_nodes, final_nodes in (
+            (1, 20_000, 60_000),
+            (2, 20_000, 100_000),
+            (4, 30_000, 150_000),
+            (8, 40_000, 250_000),
+        )
+        for weights in PORTFOLIO
+    ),
 )
 
 
@@ -208,8 +210,14 @@ class StagedSearch:
         def relay(p: Progress) -> None:
             if self.progress is not None:
                 elapsed = time.perf_counter() - self.began
-                self.progress(Progress(nodes_before + p.nodes, elapsed, p.open_nodes,
-                                       max(self.best_home, p.best_home)))
+                self.progress(
+                    Progress(
+                        nodes_before + p.nodes,
+                        elapsed,
+                        p.open_nodes,
+                        max(self.best_home, p.best_home),
+                    )
+                )
 
         outcome = best_first(
             board,

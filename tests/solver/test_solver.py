@@ -29,9 +29,10 @@ def test_solved_lines_replay_to_a_win(variant: str, seed: int) -> None:
     assert result.nodes > 0 and result.peak_memory_mb > 0
 
 
-def test_same_deal_same_result() -> None:
-    first = solve(("spider1", 2), seconds=20)
-    second = solve(("spider1", 2), seconds=20)
+@pytest.mark.parametrize(("variant", "seed"), [("spider1", 2), ("astrocyte", 4)])
+def test_same_deal_same_result(variant: str, seed: int) -> None:
+    first = solve((variant, seed), seconds=30)
+    second = solve((variant, seed), seconds=30)
     assert (first.moves, first.nodes) == (second.moves, second.nodes)
     assert difficulty(first) == difficulty(second)
 
@@ -179,3 +180,21 @@ def test_difficulty_labels() -> None:
     assert difficulty(easy)[1] < difficulty(hard)[1]
     assert difficulty(SolveResult("unknown", nodes=10))[0] == "hard"
     assert isinstance(SOLVER_VERSION, int)
+
+
+def test_the_staged_search_wins_astrocyte_with_a_node_budget() -> None:
+    """The staged search's budgets are in positions: a node limit gives the same answer."""
+    from games.solver.staged import staged_search
+
+    board = Board.deal("astrocyte", 9)
+    outcome = staged_search(
+        board, deadline=time.perf_counter() + 30, max_nodes=200_000, memory_cap_bytes=500 << 20
+    )
+    assert outcome.status == "solved"
+    assert replay("astrocyte", 9, [str(move) for move in outcome.moves]).won
+    assert board.position_key() == Board.deal("astrocyte", 9).position_key()
+    stopped = staged_search(
+        board, deadline=time.perf_counter() + 30, max_nodes=1_000, memory_cap_bytes=500 << 20
+    )
+    assert stopped.status == "unknown" and stopped.reason == "node limit"
+    assert stopped.nodes < 3_000  # checked every few dozen expansions
