@@ -15,6 +15,7 @@ Close codes:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -32,6 +33,19 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503
 # A signed-in watcher outside the top has its own rank re-read at most this often.
 OWN_RANK_REFRESH_SECONDS = 5.0
+# Group joins and leaves in flight at once per process: redis-py's pool (100 connections by
+# default) refuses, rather than queues, the 101st; a crowd connecting at once must wait.
+GROUP_CALLS_AT_ONCE = 32
+_group_calls: dict[int, asyncio.Semaphore] = {}
+
+
+def _group_calls_gate() -> asyncio.Semaphore:
+    """One semaphore per event loop (tests run a loop each)."""
+    loop_id = id(asyncio.get_running_loop())
+    gate = _group_calls.get(loop_id)
+    if gate is None:
+        gate = _group_calls[loop_id] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
+    return gate
 
 
 class ChallengeConsumer(AsyncJsonWebsocketConsumer):
@@ -54,7 +68,8 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         try:
             # Join before reading, so that nothing committed after the snapshot is missed.
-            await self.channel_layer.group_add(self.group_name, self.channel_name)
+            async with _group_calls_gate():
+                await self.channel_layer.group_add(self.group_name, self.channel_name)
             self.joined = True
         except Exception as error:
             log.warning("watcher of challenge %s not joined: %r", self.challenge_id, error)
@@ -73,7 +88,8 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.joined:
             try:
-                await self.channel_layer.group_discard(self.group_name, self.channel_name)
+                async with _group_calls_gate():
+                    await self.channel_layer.group_discard(self.group_name, self.channel_name)
             except Exception as error:  # the group entry expires on its own
                 log.warning("watcher of challenge %s not discarded: %r", self.challenge_id, error)
 
@@ -93,6 +109,9 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
 
     async def board_update(self, event: dict[str, Any]) -> None:
         payload = event["payload"]
+        if self.player_id is None:
+            await self.send(text_data=event["text"])
+            return
         if self.player_id is not None:
             voided = payload.get("voided") or {}
             if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
@@ -101,7 +120,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(payload)
 
     async def progress_update(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["payload"])
+        await self.send(text_data=event["text"])
 
     async def _own_row(self, top: list[dict[str, Any]]) -> dict[str, Any] | None:
         """The watcher's own row: from the pushed top if there, else re-read now and then."""

@@ -23,6 +23,7 @@ computed once per flush and sent to the group, not once per watcher.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from collections.abc import Callable, Coroutine
@@ -183,11 +184,11 @@ class Broadcaster:
             log.exception("live push failed")
 
     async def _group_send(self, challenge_id: int, event_type: str, payload: Any) -> None:
+        # Encoded once here, not once per watcher (consumers send the text as it is).
+        event = {"type": event_type, "payload": payload, "text": json.dumps(payload)}
         try:
             await asyncio.wait_for(
-                self._layer().group_send(
-                    group_name(challenge_id), {"type": event_type, "payload": payload}
-                ),
+                self._layer().group_send(group_name(challenge_id), event),
                 SEND_TIMEOUT_SECONDS,
             )
         except Exception as error:  # Redis down or slow: the data is safe in PostgreSQL

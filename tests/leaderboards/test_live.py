@@ -9,11 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
 
 from config.asgi import application
@@ -34,6 +38,23 @@ SECRET_KEYS = ("log", "seed", "deal", "tableau", "stock", "face_down", "cells", 
 LOGGED_ACTION = "t1-c1"  # every test attempt's log is made of it (tests/leaderboards/conftest)
 
 db = database_sync_to_async
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _no_connection_left_in_the_sync_thread() -> AsyncIterator[None]:
+    """database_sync_to_async runs in asgiref's shared thread; leave no connection there for
+    the next (maybe not database-enabled) test to trip over."""
+    yield
+    await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 0.1)  # let pending flushes finish
+    await db(_close_connections)()
+
+
+def _close_connections() -> None:
+    # SQLite's close() keeps an in-memory test database open; the next test, perhaps without
+    # database access, would find it in close_old_connections(). The main thread's own
+    # connection keeps the shared in-memory database alive.
+    for wrapper in connections.all(initialized_only=True):
+        BaseDatabaseWrapper.close(wrapper)
 
 
 async def watch(
