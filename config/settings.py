@@ -89,7 +89,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # channels-redis waits up to 5 s (BZPOPMIN) for a watcher's messages; redis-py
+                # times socket reads out at 5 s by default, and when the two race the read
+                # fails and the watcher's socket closes. Reads get a longer timeout here.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 # Per channel (one per watcher): a client that stops reading fills only its
                 # own queue; past `capacity` its messages are dropped, never anyone else's.
                 "capacity": 100,

@@ -78,7 +78,9 @@ def test_database_and_redis_urls_are_parsed() -> None:
     }
     layer = loaded["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == ["redis://cache.internal:6380/2"]
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [
+        "redis://cache.internal:6380/2"
+    ]
     assert loaded["CELERY_BROKER_URL"] == "redis://cache.internal:6380/2"
     assert loaded["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6380/2"
     assert loaded["CELERY_TASK_ALWAYS_EAGER"] is False
