@@ -123,10 +123,10 @@ def command_run(args: argparse.Namespace) -> int:
         describe_services(env)
         manage("migrate", "--noinput", env=env)
         if not env.get("REDIS_URL") and not args.no_prepare:
-            # No worker in the embedded run: prove today's and tomorrow's dailies winnable here,
+            # No worker in the embedded run: prove today's daily winnable here,
             # and seed a small practice pool, so the game is playable at once.
             say("preparing the dailies in this process (solver; progress below)")
-            manage("dailies_prepare", "--days", "2", "--practice", "2", env=env)
+            manage("dailies_prepare", "--days", "1", "--practice", "1", "--seconds", "30", env=env)
         if args.reload:
             uvicorn += ["--reload"]
             for folder in ("config", "games", "leaderboards", "frontend"):
