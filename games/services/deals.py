@@ -110,7 +110,7 @@ def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Out
         return Outcome(
             Deal.Status.FAILED, *effort, error=f"solver log rejected by the engine: {why}"
         )
-    label, number = solver.difficulty(result)
+    label, number = solver.difficulty(result, deal.variant)
     return Outcome(
         Deal.Status.VERIFIED,
         *effort,

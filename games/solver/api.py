@@ -209,19 +209,36 @@ def verify(variant: Variant | str, seed: int, moves: list[str]) -> bool:
 
 EASY_BELOW = 40.0
 HARD_FROM = 60.0
+# (easy below, hard from) per variant: the thirds of the numbers of the deals SOLVER_VERSION 2
+# solved in bench/solver_bench.py runs (astrocyte 1-40, spider1 1-30, spider2 1-20,
+# spider4 1-10; few spider4 deals were solved, so its split is a guess). A label says how a
+# deal compares with the others of its variant; the number compares across variants.
+THRESHOLDS: dict[str, tuple[float, float]] = {
+    "astrocyte": (83.0, 90.0),
+    "spider1": (44.0, 53.0),
+    "spider2": (60.0, 62.0),
+    "spider4": (77.0, 85.0),
+}
 
 
-def difficulty(result: SolveResult) -> tuple[str, float]:
+def difficulty(result: SolveResult, variant: str | None = None) -> tuple[str, float]:
     """(easy | medium | hard, a number) from the search effort and the par.
 
     Deterministic for a deal and a SOLVER_VERSION: nodes and par do not depend on timing
-    unless a limit was hit, and an unsolved deal is always "hard" with no par term.
+    unless a limit was hit, and an unsolved deal is always "hard" with no par term. The
+    label's thresholds are the variant's own when it is given.
     """
     effort = 10.0 * math.log10(1 + result.nodes)
     length = (result.par or 0) / 10.0
     number = round(effort + length, 1)
+    easy_below, hard_from = THRESHOLDS.get(variant or "", (EASY_BELOW, HARD_FROM))
     if not result.solved:
         return "hard", number
+    if number < easy_below:
+        return "easy", number
+    if number < hard_from:
+        return "medium", number
+    return "hard", number
     if number < EASY_BELOW:
         return "easy", number
     if number < HARD_FROM:

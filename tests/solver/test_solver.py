@@ -182,6 +182,14 @@ def test_difficulty_labels() -> None:
     assert isinstance(SOLVER_VERSION, int)
 
 
+def test_difficulty_labels_are_relative_to_the_variant() -> None:
+    # a typical solved Astrocyte deal: hard by the general scale, medium among Astrocyte deals
+    typical = SolveResult("solved", ["deal"] * 320, nodes=200_000)
+    assert difficulty(typical)[0] == "hard"
+    assert difficulty(typical, "astrocyte") == ("medium", difficulty(typical)[1])
+    assert difficulty(SolveResult("solved", ["deal"] * 120, nodes=1_000), "spider1")[0] == "easy"
+
+
 def test_the_staged_search_wins_astrocyte_with_a_node_budget() -> None:
     """The staged search's budgets are in positions: a node limit gives the same answer."""
     from games.solver.staged import staged_search
