@@ -9,4 +9,10 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.login, name="login"),
     path("play/<int:challenge_id>/", views.play, name="play"),
+    path("practice/", views.practice, name="practice"),
+    path("replay/<int:attempt_id>/", views.replay, name="replay"),
+    path("challenges/<int:challenge_id>/replays/", views.challenge_replays, name="replays"),
+    path("leaderboards/alltime/", views.leaderboard_alltime, name="leaderboard-alltime"),
+    path("leaderboards/<int:challenge_id>/", views.leaderboard_day, name="leaderboard"),
+    path("players/<str:username>/", views.player, name="player"),
 ]

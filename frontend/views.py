@@ -45,4 +45,63 @@ def login(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def play(request: HttpRequest, challenge_id: int) -> HttpResponse:
     # Only the id: the board itself comes from the API (the view form of the state).
-    return render(request, "frontend/play.html", {"page": "play", "challenge_id": challenge_id})
+    return render(
+        request,
+        "frontend/play.html",
+        {"page": "play", "mode": "daily", "challenge_id": challenge_id},
+    )
+
+
+VARIANT_LABELS = {
+    "astrocyte": "Astrocyte",
+    "spider1": "Spider (1 suit)",
+    "spider2": "Spider (2 suits)",
+    "spider4": "Spider (4 suits)",
+}
+
+
+@ensure_csrf_cookie
+def practice(request: HttpRequest) -> HttpResponse:
+    # The play page in practice mode: the variants to choose from, no deal (the API gives it).
+    from games.engine import VARIANTS
+
+    variants = [(name, VARIANT_LABELS.get(name, name)) for name in VARIANTS]
+    context = {"page": "practice", "mode": "practice", "variants": variants}
+    return render(request, "frontend/play.html", context)
+
+
+@ensure_csrf_cookie
+def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    return render(
+        request,
+        "frontend/replay.html",
+        {"page": "replay", "mode": "attempt", "object_id": attempt_id},
+    )
+
+
+@ensure_csrf_cookie
+def challenge_replays(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return render(
+        request,
+        "frontend/replay.html",
+        {"page": "replays", "mode": "challenge", "object_id": challenge_id},
+    )
+
+
+@ensure_csrf_cookie
+def leaderboard_day(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return render(
+        request,
+        "frontend/leaderboard.html",
+        {"page": "leaderboard", "mode": "day", "challenge_id": challenge_id},
+    )
+
+
+@ensure_csrf_cookie
+def leaderboard_alltime(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/leaderboard.html", {"page": "alltime", "mode": "alltime"})
+
+
+@ensure_csrf_cookie
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    return render(request, "frontend/player.html", {"page": "player", "username": username})

@@ -84,7 +84,7 @@ def start_server(log_dir: Path, extra_env: dict[str, str] | None = None) -> Serv
     port = free_port()
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_SETTINGS_MODULE="tests.frontend.server_settings",
         DATABASE_URL=database_url,
         DEBUG="true",
         THROTTLE_SIGNUP="100000/hour",

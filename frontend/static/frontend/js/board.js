@@ -16,7 +16,7 @@ export function pileName(pile) {
   return kind ? `${kind} ${pile.slice(1)}` : "Stock";
 }
 
-function cardFace(card, attrs) {
+export function cardFace(card, attrs) {
   if (!card) {
     return el("div", { class: "card back", role: "img", "aria-label": "Face-down card", ...attrs });
   }
@@ -34,8 +34,11 @@ function focusAttrs(key, ui) {
 }
 
 // ui: {selection: {pile, n} | null, targets: Set of piles, focusKey, interactive,
-//      dealsLeft, flash: {flip: Set of piles, dealt: bool, home: Set of foundations}}
+//      dealsLeft, flash: {flip: Set of piles, dealt: bool, home: Set of foundations},
+//      hint: {src, dst, n} | null (a server's suggested action, drawn highlighted),
+//      reveal: bool (a full State JSON the server has made public: face-down cards shown)}
 export function renderBoard(container, view, ui) {
+  ui = { targets: new Set(), focusKey: null, interactive: false, ...ui };
   const columns = view.tableau.length;
   const topPiles = topRowPiles(view);
   container.className = `board variant-${view.variant}${ui.interactive ? " live" : " study"}`;
@@ -44,12 +47,15 @@ export function renderBoard(container, view, ui) {
   const flash = ui.flash || {};
   const selected = (pile, index, length) =>
     ui.selection && ui.selection.pile === pile && index >= length - ui.selection.n;
-  const pileClass = (base, pile) => `pile ${base}${ui.targets.has(pile) ? " target" : ""}`;
+  const hint = ui.hint || null;
+  const pileClass = (base, pile) => `pile ${base}${ui.targets.has(pile) ? " target" : ""}` +
+    `${hint && hint.dst === pile ? " hint-target" : ""}${hint && hint.src === pile ? " hint-source" : ""}`;
+  const hinted = (pile, index, length) => hint && hint.src === pile && index >= length - hint.n;
 
   const top = el("div", { class: "toprow" });
   const dealsLeft = ui.dealsLeft;
   const stockLabel = `Stock: ${dealsLeft} ${dealsLeft === 1 ? "deal" : "deals"} left${ui.interactive && dealsLeft ? ". Deal" : ""}`;
-  const stock = el("div", { class: "pile stock", "data-pile": "stock", role: "button",
+  const stock = el("div", { class: `pile stock${hint && hint.src === "stock" ? " hint-source" : ""}`, "data-pile": "stock", role: "button",
     "aria-label": stockLabel, ...focusAttrs("stock:", ui) });
   for (let i = 0; i < Math.min(dealsLeft, 5); i += 1) {
     stock.append(el("div", { class: "card back", style: `--i:${i}`, "aria-hidden": "true" }));
@@ -64,6 +70,7 @@ export function renderBoard(container, view, ui) {
     if (card) {
       const face = cardFace(card, { "aria-hidden": "true", "data-pile": pile, "data-index": "0" });
       if (selected(pile, 0, 1)) face.classList.add("selected");
+      if (hinted(pile, 0, 1)) face.classList.add("hint");
       node.append(face);
     }
     top.append(node);
@@ -114,6 +121,11 @@ export function renderBoard(container, view, ui) {
         if (selected(pile, index, cards.length)) node.classList.add("selected");
         if (index === cards.length - 1 && flash.flip && flash.flip.has(pile)) node.classList.add("flip");
         if (index === cards.length - 1 && flash.dealt) node.classList.add("dealt");
+        if (hinted(pile, index, cards.length)) node.classList.add("hint");
+      } else if (ui.reveal && card) {
+        node = cardFace(card, { ...attrs, role: "img",
+          "aria-label": `${cardName(card)}, ${pileName(pile).toLowerCase()}, face down at the start` });
+        node.classList.add("was-down");
       } else {
         node = cardFace(null, attrs);
       }
@@ -126,4 +138,13 @@ export function renderBoard(container, view, ui) {
 
 export function topRowPiles(view) {
   return ["stock", ...view.cells.map((_, i) => `c${i + 1}`), ...view.foundations.map((_, i) => `f${i + 1}`)];
+}
+
+// A row of cards the server has made public (the stock of a revealed deal), in order.
+export function renderCardRow(container, cards, label) {
+  const row = el("ol", { class: "card-row", "aria-label": label });
+  cards.forEach((card, i) => {
+    row.append(el("li", { class: "pile" }, cardFace(card, { role: "img", "aria-label": `${i + 1}: ${cardName(card)}` })));
+  });
+  container.replaceChildren(row);
 }

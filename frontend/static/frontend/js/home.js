@@ -59,7 +59,10 @@ async function load() {
         class: "button", href: `/play/${challenge.id}/`,
         "aria-label": `${action}: ${VARIANT_NAMES[challenge.variant] || challenge.variant} of ${challenge.date}`,
         text: action,
-      }));
+      }), " ",
+      el("a", { href: `/leaderboards/${challenge.id}/`,
+        "aria-label": `Leaderboard: ${VARIANT_NAMES[challenge.variant] || challenge.variant} of ${challenge.date}`,
+        text: "Leaderboard" }));
     list.append(item);
     const playing = new PlayingSet();
     connectLive(challenge.id, {
@@ -70,11 +73,34 @@ async function load() {
       onState() {},
     });
   }
+  if (who.authenticated) showStreak(who.user.username, [...new Set(today.challenges.map((c) => c.variant))]);
   if (!who.authenticated) {
     list.after(el("p", { class: "cta" },
       el("a", { href: "/signup/", text: "Sign up" }), " or ",
       el("a", { href: "/login/", text: "log in" }), " to play the ranked dailies."));
   }
+}
+
+// The player's streaks of days won, for each variant of today's dailies (the leaderboards
+// API, one variant a call).
+async function showStreak(username, variants) {
+  const path = `leaderboards/players/${encodeURIComponent(username)}/`;
+  let answers;
+  try {
+    answers = await Promise.all(variants.length
+      ? variants.map((v) => api("GET", `${path}?variant=${encodeURIComponent(v)}`))
+      : [api("GET", path)]);
+  } catch {
+    return;
+  }
+  const streaks = answers.filter((a) => a.ok).flatMap((a) => a.data.streaks);
+  if (!streaks.length) return;
+  const node = document.getElementById("streak");
+  const parts = streaks.map((s) =>
+    `${VARIANT_NAMES[s.variant] || s.variant}: ${s.current} ${s.current === 1 ? "day" : "days"} (best ${s.best})`);
+  node.replaceChildren("Your streak of days won — ", parts.join(" · "), " · ",
+    el("a", { href: `/players/${encodeURIComponent(username)}/`, text: "your profile" }));
+  node.hidden = false;
 }
 
 load();

@@ -5,7 +5,9 @@ import { cardName, pileName, renderBoard, topRowPiles } from "./board.js";
 import { connectLive, PlayingSet } from "./live.js";
 
 const root = document.getElementById("play");
-const challengeId = Number(root.dataset.challenge);
+// "daily" (a challenge, ranked) or "practice" (an unranked attempt on a practice deal, hints).
+const practice = root.dataset.mode === "practice";
+const challengeId = practice ? null : Number(root.dataset.challenge);
 const $ = (id) => document.getElementById(id);
 const board = $("board");
 const statusLine = $("status");
@@ -27,6 +29,7 @@ const S = {
   suppressClick: false,
   playing: new PlayingSet(),
   lastUpdate: 0,
+  hint: null, // {src, dst, n, action}: the server's suggestion, drawn highlighted
 };
 
 const ACTION_RE = /^([tcf]\d+)-([tcf]\d+)(?::(\d+))?$/;
@@ -90,6 +93,7 @@ function render() {
     interactive: playing(),
     dealsLeft: S.attempt ? S.attempt.deals_left : v.stock.length / v.tableau.length,
     flash: S.flash,
+    hint: S.hint,
   });
   S.flash = null;
   if (!board.querySelector('[tabindex="0"]')) {
@@ -106,6 +110,7 @@ function render() {
   $("deal").disabled = !canPlay || !legal().includes("deal");
   $("deal").textContent = `Deal (${a ? a.deals_left : 0} left)`;
   $("resign").disabled = !playing();
+  if (practice) $("hint").disabled = !canPlay;
   board.setAttribute("aria-busy", S.busy ? "true" : "false");
   S.lastUpdate = performance.now();
   if (a && a.over) showResult();
@@ -142,6 +147,7 @@ function adoptAttempt(detail) {
   S.clockBase = detail.elapsed_seconds;
   S.clockAt = performance.now();
   S.selection = null;
+  S.hint = null;
 }
 
 function applyAnswer(data) {
@@ -170,6 +176,7 @@ function applyAnswer(data) {
   S.clockAt = performance.now();
   S.flash = flash;
   S.selection = null;
+  S.hint = null;
   if (flash.home.size) say(`A run went home: ${data.runs_completed} of 8.`);
 }
 
@@ -569,7 +576,9 @@ $("start").addEventListener("click", async () => {
   const button = $("start");
   button.disabled = true;
   try {
-    const answer = await api("POST", `challenges/${challengeId}/start/`);
+    const answer = practice
+      ? await api("POST", "practice/start/", $("variant").value ? { variant: $("variant").value } : {})
+      : await api("POST", `challenges/${challengeId}/start/`);
     if (!answer.ok) {
       say(errorMessage(answer), "error");
       button.disabled = false;
@@ -577,6 +586,12 @@ $("start").addEventListener("click", async () => {
     }
     adoptAttempt(answer.data);
     button.hidden = true;
+    if (practice) {
+      // The address names the attempt, so that a reload goes on with it.
+      window.history.replaceState(null, "", `?attempt=${answer.data.id}`);
+      $("practice-setup").hidden = true;
+      showTitle(answer.data.variant, "practice");
+    }
     say("The clock is running. Good luck!");
     render();
     focusCurrent();
@@ -585,6 +600,40 @@ $("start").addEventListener("click", async () => {
     button.disabled = false;
   }
 });
+
+// --- hints (practice only): the server's solver suggests; the client only draws it ---------
+
+async function askHint() {
+  if (!practice || !playing() || S.busy) return;
+  const button = $("hint");
+  button.disabled = true;
+  say("Asking the solver for a hint…");
+  try {
+    const answer = await api("GET", `attempts/${S.attempt.id}/hint/`);
+    if (!answer.ok) {
+      say(errorMessage(answer), "error");
+      return;
+    }
+    const { action, message } = answer.data;
+    if (!action) {
+      S.hint = null;
+      say(message, "error");
+    } else {
+      const move = parseAction(action);
+      S.hint = move ? { ...move, action } : { src: action === "deal" ? "stock" : null, dst: null, n: 0, action };
+      const text = move
+        ? `Hint: move ${describeSelection({ pile: move.src, n: move.n })} from ${pileName(move.src).toLowerCase()} to ${pileName(move.dst).toLowerCase()} (${action}).`
+        : `Hint: ${action}.`;
+      say(`${text} ${message}`);
+    }
+  } catch {
+    say("No connection: no hint. Try again.", "error");
+  } finally {
+    render();
+  }
+}
+
+if (practice) $("hint").addEventListener("click", askHint);
 
 $("copy-share").addEventListener("click", async () => {
   try {
@@ -601,7 +650,7 @@ function shareText() {
   const a = S.attempt;
   const variant = VARIANT_NAMES[a.variant] || a.variant;
   const outcome = a.won ? "won ✅" : a.end_reason === "resigned" ? "resigned ❌" : "not won ❌";
-  return `Astrocyte Daily ${a.date || ""} · ${variant}\n` +
+  return `Astrocyte Daily ${a.date || "practice"} · ${variant}\n` +
     `${outcome} · ${a.action_count} actions · ${formatSeconds(a.elapsed_seconds)} · score ${a.scoreTotal}` +
     (S.rank ? ` · rank ${S.rank}` : "");
 }
@@ -626,7 +675,10 @@ function showResult() {
   row("Time played", formatSeconds(a.elapsed_seconds));
   row("Actions played", a.action_count);
   row("Rank", S.rank ?? (a.kind === "ranked" ? "…" : "practice: unranked"));
-  $("result-body").replaceChildren(el("p", { class: "outcome", text: how }), list);
+  $("result-body").replaceChildren(el("p", { class: "outcome", text: how }), list,
+    el("p", {}, el("a", { href: `/replay/${a.id}/`, text: "See the replay of this game" }),
+      a.kind === "ranked" ? " · " : null,
+      a.kind === "ranked" ? el("a", { href: `/leaderboards/${a.challenge_id}/`, text: "the day's leaderboard" }) : null));
   $("share").value = shareText();
   if (!rankAsked && a.kind === "ranked") {
     rankAsked = true;
@@ -693,7 +745,45 @@ function startLive() {
 
 // --- start-up -----------------------------------------------------------------------------
 
+function showTitle(variant, date) {
+  const name = VARIANT_NAMES[variant] || variant;
+  $("game-title").textContent = `${name} · ${date}`;
+  document.title = `${name} ${date} · Astrocyte Daily`;
+}
+
+async function loadPractice() {
+  ({ user: S.user } = await me());
+  const wanted = Number(new URLSearchParams(window.location.search).get("attempt"));
+  if (!S.user) {
+    const link = $("signin");
+    link.href = `/login/?next=${encodeURIComponent(window.location.pathname)}`;
+    link.hidden = false;
+    $("practice-setup").hidden = true;
+    say("Sign in to practise.");
+  } else if (wanted) {
+    S.attempt = { id: wanted };
+    await reloadAttempt();
+    if (S.attempt.state) {
+      $("practice-setup").hidden = true;
+      showTitle(S.attempt.variant, "practice");
+      say(S.attempt.over ? "This practice game is over." : "Welcome back: the game goes on where you left it.");
+    } else {
+      S.attempt = null;
+      $("start").hidden = false;
+    }
+  } else {
+    $("start").hidden = false;
+    say("Choose a variant and press Start: a verified deal, unranked, with hints.");
+  }
+  render();
+  window.setInterval(tickClock, 250);
+  tickClock();
+  root.dataset.ready = "true";
+  performance.mark("astrocyte-ready");
+}
+
 async function load() {
+  if (practice) return loadPractice();
   let challengeAnswer;
   try {
     [challengeAnswer, { user: S.user }] = await Promise.all([api("GET", `challenges/${challengeId}/`), me()]);
@@ -709,8 +799,7 @@ async function load() {
   }
   S.challenge = challengeAnswer.data;
   const c = S.challenge;
-  $("game-title").textContent = `${VARIANT_NAMES[c.variant] || c.variant} · ${c.date}`;
-  document.title = `${VARIANT_NAMES[c.variant] || c.variant} ${c.date} · Astrocyte Daily`;
+  showTitle(c.variant, c.date);
   if (c.my_attempt) {
     S.attempt = { id: c.my_attempt.id };
     await reloadAttempt();
@@ -725,6 +814,8 @@ async function load() {
     say("Study the cards; the clock starts when you press Start.");
   } else {
     say("This day is closed.");
+    $("replays-link").href = `/challenges/${challengeId}/replays/`;
+    $("replays-link").hidden = false;
   }
   render();
   startLive();
@@ -737,7 +828,7 @@ async function load() {
 // A hook for tests and tools: the page's own client code, nothing more.
 window.astrocyte = {
   send,
-  state: () => ({ attempt: S.attempt, selection: S.selection, busy: S.busy, lastUpdate: S.lastUpdate }),
+  state: () => ({ attempt: S.attempt, selection: S.selection, busy: S.busy, lastUpdate: S.lastUpdate, hint: S.hint }),
 };
 
 load();

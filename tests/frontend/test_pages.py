@@ -1,0 +1,257 @@
+"""The pages around the game, in a real browser: replays, leaderboards, the player profile,
+practice with hints, and the streak on the home page."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.frontend.conftest import (
+    DESKTOP,
+    PHONE,
+    Daily,
+    Server,
+    close_connection,
+    make_player,
+)
+from tests.frontend.helpers import CARD_IN_JSON, MOVE, Recorder, page_sources, sign_in
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def finished_games(daily: Daily, plan: dict[str, int | None]) -> dict[str, int]:
+    """For each player, a ranked attempt at the daily: None plays the whole solution (a
+    win), a number plays that many of its actions and resigns. Returns the attempt ids."""
+    from games.services.attempts import (
+        attempt_push_actions,
+        attempt_resign,
+        attempt_start_ranked,
+    )
+
+    ids = {}
+    for username, count in plan.items():
+        player = make_player(username)
+        attempt, _ = attempt_start_ranked(player=player, challenge_id=daily.challenge_id)
+        actions = daily.solution if count is None else daily.solution[:count]
+        if actions:
+            attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
+        if count is not None:
+            attempt_resign(attempt_id=attempt.pk, player=player)
+        ids[username] = attempt.pk
+    close_connection()
+    return ids
+
+
+def close_the_day(daily: Daily) -> None:
+    from django.utils import timezone
+
+    from games.models import DailyChallenge
+
+    yesterday = timezone.now().date() - dt.timedelta(days=1)
+    DailyChallenge.objects.filter(pk=daily.challenge_id).update(date=yesterday)
+    close_connection()
+
+
+def no_card_in_page_source(recorder: Recorder) -> None:
+    sources = page_sources(recorder)
+    assert sources
+    for source in sources:
+        assert '"tableau"' not in source and not CARD_IN_JSON.search(source)
+
+
+def fits_the_width(page: Page) -> None:
+    overflow = page.evaluate(
+        "() => document.scrollingElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 1, f"the page scrolls sideways by {overflow}px"
+
+
+def test_a_closed_days_replays_show_the_deal_the_solution_and_every_game(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    base = asgi_server.url
+    ids = finished_games(daily, {"winner": None, "quitter": 5})
+    close_the_day(daily)
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    page.goto(f"{base}/challenges/{daily.challenge_id}/replays/")
+    page.wait_for_selector("#replay[data-ready='true']")
+    expect(page.locator("#status")).to_contain_text("the solution and 2 games")
+    # The full deal: every tableau card face up (44 of them dealt face down), the stock.
+    expect(page.locator("#deal-board .column .card")).to_have_count(54)
+    expect(page.locator("#deal-board .column .card.back")).to_have_count(0)
+    expect(page.locator("#deal-board .card.was-down")).to_have_count(44)
+    expect(page.locator("#deal-stock .card")).to_have_count(50)
+    # The solver's solution, move by move.
+    expect(page.locator("#solution li")).to_have_count(len(daily.solution))
+    assert page.locator("#solution li code").all_inner_texts() == daily.solution
+    # Everyone's finished games, best first, each with its moves.
+    games = page.locator("#games details")
+    expect(games).to_have_count(2)
+    expect(games.nth(0)).to_contain_text("winner")
+    expect(games.nth(0)).to_contain_text("Won")
+    expect(games.nth(1)).to_contain_text("quitter")
+    expect(games.nth(1)).to_contain_text("Resigned")
+    games.nth(0).locator("summary").click()
+    expect(games.nth(0).locator("li")).to_have_count(len(daily.solution))
+
+    # The winner's own replay: summary, the deal, the final position, the moves.
+    sign_in(page, base, "winner", f"/replay/{ids['winner']}/")
+    page.wait_for_selector("#replay[data-ready='true']")
+    expect(page.locator("#summary")).to_contain_text("Won")
+    expect(page.locator("#moves li")).to_have_count(len(daily.solution))
+    expect(page.locator("#final-board .foundation[aria-label*='complete run']")).to_have_count(8)
+    expect(page.locator("#replay-links")).to_contain_text("Everyone's games")
+    # Someone else's game number is not theirs to open.
+    page.goto(f"{base}/replay/{ids['quitter']}/")
+    expect(page.locator("#status")).to_contain_text("No game of yours")
+
+    no_card_in_page_source(recorder)
+    assert errors == []
+    context.close()
+
+
+def test_the_days_leaderboard_shows_ranks_and_the_own_rank_outside_the_top(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    from leaderboards.selectors import leaderboard_for_day
+
+    base = asgi_server.url
+    finished_games(daily, {"ann": None, "bob": 20, "cid": 2})
+    rows = leaderboard_for_day(daily.challenge_id, 10, 0)
+    close_connection()
+    assert [row.rank for row in rows] == [1, 2, 3]
+    last = rows[-1].username
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    sign_in(page, base, last, f"/leaderboards/{daily.challenge_id}/?limit=2")
+    page.wait_for_selector("#boardpage[data-ready='true']")
+    body = page.locator("#ranking tbody")
+    expect(body.locator("tr[data-rank]")).to_have_count(3)  # the top 2, then the own row
+    assert body.locator("tr[data-rank] td:first-child").all_inner_texts() == ["1", "2", "3"]
+    expect(body.locator("tr[data-rank='1']")).to_contain_text(rows[0].username)
+    expect(body.locator("tr.me")).to_contain_text(f"{last} (you)")
+    expect(page.locator("#my-rank")).to_have_text(re.compile(r"Your rank: 3 of 3"))
+    expect(page.locator("#counts")).to_contain_text("3 finished")
+    fits_the_width(page)
+
+    # The all-time board lists the same players; the profile links work from it.
+    page.goto(f"{base}/leaderboards/alltime/")
+    page.wait_for_selector("#boardpage[data-ready='true']")
+    expect(page.locator("#ranking tbody tr[data-rank]")).to_have_count(3)
+    expect(page.locator("#ranking tbody tr.me")).to_contain_text(last)
+    fits_the_width(page)
+    no_card_in_page_source(recorder)
+    context.close()
+
+
+def test_the_profile_shows_stats_streaks_and_histograms_and_home_the_streak(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    base = asgi_server.url
+    finished_games(daily, {"ann": None})
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    page.goto(f"{base}/players/ann/")
+    page.wait_for_selector("#profile[data-ready='true']")
+    stats = page.locator("#stats")
+    expect(stats).to_contain_text(re.compile(r"Played\s*1"))
+    expect(stats).to_contain_text(re.compile(r"Won\s*1"))
+    expect(stats).to_contain_text(re.compile(r"Win rate\s*100%"))
+    counts = page.locator("#histogram .bar-count").all_inner_texts()
+    assert sum(int(count) for count in counts) == 1
+    runs = page.locator("#runs tbody tr")
+    expect(runs.filter(has_text=re.compile(r"^8"))).to_contain_text("1")
+    # One variant only: the same game (spider1), no other variant's streak.
+    page.select_option("#variant", "spider1")
+    page.wait_for_selector("#profile[data-ready='true']")
+    expect(page.locator("#streaks tbody tr")).to_have_count(1)
+    only = page.locator("#streaks tbody tr")
+    expect(only).to_contain_text(re.compile(r"Spider \(1 suit\)\s*1\s*1"))
+
+    # Home: the signed-in player's streak.
+    sign_in(page, base, "ann", "/")
+    expect(page.locator("#streak")).to_contain_text("Your streak")
+    expect(page.locator("#streak")).to_contain_text("Spider (1 suit): 1 day (best 1)")
+    expect(page.locator("#streak a")).to_have_attribute("href", "/players/ann/")
+    page.goto(f"{base}/players/nobody-at-all/")
+    expect(page.locator("#status")).to_contain_text("No player")
+    no_card_in_page_source(recorder)
+    context.close()
+
+
+@pytest.fixture
+def practice_deal(transactional_db: Any) -> None:
+    from games.models import Deal
+    from games.services.deals import deal_create, deal_verify
+
+    deal = deal_create(variant="spider1", pool=Deal.Pool.PRACTICE, seed=2)
+    deal = deal_verify(deal_id=deal.pk, seconds=30)
+    assert deal.solution
+    close_connection()
+
+
+def test_practice_with_a_hint_highlights_a_legal_action(
+    asgi_server: Server, browser: Any, practice_deal: None
+) -> None:
+    from tests.frontend.helpers import assert_no_hidden_cards, click_action
+
+    base = asgi_server.url
+    make_player("pia")
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_in(page, base, "pia", "/practice/")
+    page.wait_for_selector("#play[data-ready='true']")
+    expect(page.locator("#live-state")).to_have_count(0)
+    page.select_option("#variant", "spider1")
+    page.click("#start")
+    expect(page.locator("#status")).to_contain_text("clock is running")
+    expect(page.locator("#board .column")).to_have_count(10)
+    assert re.search(r"\?attempt=\d+$", page.url)
+
+    page.click("#hint")
+    expect(page.locator("#status")).to_contain_text("Hint:")
+    hint = page.evaluate("() => window.astrocyte.state().hint")
+    legal = page.evaluate("() => window.astrocyte.state().attempt.legal_actions")
+    assert hint["action"] in legal
+    match = MOVE.match(hint["action"])
+    assert match, hint
+    src, dst, n = match.group(1), match.group(2), int(match.group(3) or 1)
+    expect(page.locator(f"#board .column[data-pile='{src}'] .card.hint")).to_have_count(n)
+    destination = page.locator(f"#board .column[data-pile='{dst}']")
+    expect(destination).to_have_class(re.compile("hint-target"))
+    expect(page.locator("#board .hint-target")).to_have_count(1)
+
+    # Playing it clears the highlight; a reload goes on with the same practice game.
+    click_action(page, hint["action"])
+    expect(page.locator("#board .card.hint")).to_have_count(0)
+    page.reload()
+    page.wait_for_selector("#play[data-ready='true']")
+    expect(page.locator("#actions")).to_have_text("1")
+    expect(page.locator("#practice-setup")).to_be_hidden()
+    fits_the_width(page)
+    assert_no_hidden_cards(recorder)
+    assert errors == []
+    context.close()
