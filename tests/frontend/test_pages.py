@@ -115,6 +115,8 @@ def test_a_closed_days_replays_show_the_deal_the_solution_and_every_game(
     expect(page.locator("#moves li")).to_have_count(len(daily.solution))
     expect(page.locator("#final-board .foundation[aria-label*='complete run']")).to_have_count(8)
     expect(page.locator("#replay-links")).to_contain_text("Everyone's games")
+    page.set_viewport_size(PHONE)
+    fits_the_width(page)
     # Someone else's game number is not theirs to open.
     page.goto(f"{base}/replay/{ids['quitter']}/")
     expect(page.locator("#status")).to_contain_text("No game of yours")
