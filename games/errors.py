@@ -85,3 +85,17 @@ class DayNotOverError(GamesError):
 
     code = "day_not_over"
     http_status = 403
+
+
+class AttemptNotOverError(GamesError):
+    """A replay opens only once the attempt has ended (won, resigned or closed with its day)."""
+
+    code = "attempt_not_over"
+    http_status = 403
+
+
+class BadStepError(GamesError):
+    """A replay's ``step`` is not a whole number from 0 to the number of actions."""
+
+    code = "bad_step"
+    http_status = 400

@@ -10,7 +10,14 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import engine, solver
-from games.errors import AttemptOverError, DayNotOverError, HintsNotAllowedError, NotFoundError
+from games.errors import (
+    AttemptNotOverError,
+    AttemptOverError,
+    BadStepError,
+    DayNotOverError,
+    HintsNotAllowedError,
+    NotFoundError,
+)
 from games.models import Attempt, DailyChallenge, Deal
 
 
@@ -389,3 +396,91 @@ def challenge_public_logs(
             for attempt in attempts
         ],
     }
+
+
+# --- replays: the position after k actions, recomputed by the engine -------------------
+
+
+def attempt_for_replay(attempt_id: int, player: Any, now: dt.datetime | None = None) -> Attempt:
+    """An attempt the asker may replay: their own, or anyone's counted ranked game of a day
+    that is over (not voided). Anything else is "not found", as for another's attempt."""
+    attempt = Attempt.objects.select_related("deal", "challenge").filter(pk=attempt_id).first()
+    if attempt is None:
+        raise NotFoundError("No such attempt.")
+    owner = getattr(player, "pk", None) is not None and attempt.player_id == player.pk
+    if not owner and not attempt_is_public(attempt, now):
+        raise NotFoundError("No such attempt.")
+    return attempt
+
+
+def attempt_is_public(attempt: Attempt, now: dt.datetime | None = None) -> bool:
+    """A ranked game is everyone's to see once its day is over, unless it was voided."""
+    return (
+        attempt.kind == Attempt.Kind.RANKED
+        and attempt.challenge is not None
+        and not attempt.voided
+        and day_is_closed(attempt.challenge.date, now)
+    )
+
+
+def parse_step(raw: str | None, steps: int) -> int:
+    """``?step=`` as a whole number from 0 (the deal) to ``steps`` (the last position);
+    absent means 0."""
+    if raw is None or raw == "":
+        return 0
+    try:
+        step = int(raw)
+    except ValueError:
+        raise BadStepError(
+            f"step must be a whole number from 0 to {steps}, not {raw[:20]!r}.",
+            details={"step": raw[:20], "steps": steps},
+        ) from None
+    if not 0 <= step <= steps:
+        raise BadStepError(
+            f"step {step} is out of range: this log has {steps} actions (step 0 to {steps}).",
+            details={"step": step, "steps": steps},
+        )
+    return step
+
+
+def _replay_step(deal: Deal, log: list[Any], times: list[Any] | None, step: int) -> dict[str, Any]:
+    board = deal_board(deal)
+    result = engine.replay_on(board, list(log[:step]))
+    if result.error is not None:  # pragma: no cover - stored logs and solutions replay
+        raise RuntimeError(f"the stored actions of deal {deal.pk} do not replay: {result.error}")
+    return {
+        "step": step,
+        "steps": len(log),
+        "action": str(log[step - 1]) if step else None,
+        "time": float(times[step - 1]) if step and times and len(times) >= step else None,
+        "state": engine.board_state(board),
+        "deals_left": board.deals_left,
+        "runs_completed": board.complete_foundations,
+        "won": board.is_won,
+    }
+
+
+def attempt_replay_step(attempt: Attempt, raw_step: str | None) -> dict[str, Any]:
+    """The full position of a finished attempt after its first ``step`` actions."""
+    if not attempt.is_over:
+        raise AttemptNotOverError("This attempt is not over yet: its replay opens when it ends.")
+    log = list(attempt.log)
+    step = parse_step(raw_step, len(log))
+    body = _replay_step(attempt.deal, log, list(attempt.action_times), step)
+    return {"attempt_id": attempt.pk, "challenge_id": attempt.challenge_id, **body}
+
+
+def solution_replay_step(
+    challenge: DailyChallenge, raw_step: str | None, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """The solver's solution of a closed day's deal, position by position."""
+    now = now or timezone.now()
+    if not day_is_closed(challenge.date, now):
+        raise DayNotOverError(
+            "The solution is public once the day is over "
+            f"(in {seconds_left(challenge.date, now)} s)."
+        )
+    log = list(challenge.deal.solution or [])
+    step = parse_step(raw_step, len(log))
+    body = _replay_step(challenge.deal, log, None, step)
+    return {"challenge_id": challenge.pk, **body}

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import attempts, challenges
+from games.api import attempts, challenges, replays
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("challenges/today/", challenges.ChallengesTodayApi.as_view(), name="challenges-today"),
@@ -21,6 +21,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         challenges.ChallengeStartApi.as_view(),
         name="challenge-start",
     ),
+    path(
+        "challenges/<int:challenge_id>/solution/",
+        replays.ChallengeSolutionApi.as_view(),
+        name="challenge-solution",
+    ),
     path("practice/start/", challenges.PracticeStartApi.as_view(), name="practice-start"),
     path("attempts/<int:attempt_id>/", attempts.AttemptDetailApi.as_view(), name="attempt-detail"),
     path(
@@ -34,4 +39,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="attempt-resign",
     ),
     path("attempts/<int:attempt_id>/hint/", attempts.AttemptHintApi.as_view(), name="attempt-hint"),
+    path(
+        "attempts/<int:attempt_id>/replay/",
+        replays.AttemptReplayApi.as_view(),
+        name="attempt-replay",
+    ),
 ]

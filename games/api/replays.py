@@ -1,0 +1,101 @@
+"""Replays: the full position after the first k actions of a finished attempt, or of a
+closed day's solution. Every position is recomputed by the engine from the deal and the
+stored actions; nothing else is trusted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.common import NOT_FOUND
+from games.api.schema import StateFullSerializer, error_response
+from games.selectors import (
+    attempt_for_replay,
+    attempt_replay_step,
+    challenge_for_viewing,
+    solution_replay_step,
+)
+from games.services.attempts import attempt_close_if_day_over
+
+STEP = OpenApiParameter(
+    "step",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    description="How many actions have been played: 0 (the deal, the default) to `steps`.",
+)
+BAD_STEP = error_response("bad_step: step is not a whole number from 0 to steps (details).")
+
+
+class ReplayStepSerializer(serializers.Serializer[Any]):
+    step = serializers.IntegerField(help_text="Actions played to reach this position.")
+    steps = serializers.IntegerField(help_text="Actions in the whole log.")
+    action = serializers.CharField(
+        allow_null=True, help_text="The action just played (log[step-1]); null at step 0."
+    )
+    time = serializers.FloatField(
+        allow_null=True, help_text="Server time of that action (s from the start); null at 0."
+    )
+    state = StateFullSerializer(help_text="The full position after `step` actions.")
+    deals_left = serializers.IntegerField()
+    runs_completed = serializers.IntegerField()
+    won = serializers.BooleanField()
+
+
+class AttemptReplayApi(APIView):
+    """A finished attempt, position by position: the owner's at once, anyone's counted
+    ranked game once its day is over."""
+
+    class OutputSerializer(ReplayStepSerializer):
+        attempt_id = serializers.IntegerField()
+        challenge_id = serializers.IntegerField(allow_null=True)
+
+        class Meta:
+            ref_name = "AttemptReplayStep"
+
+    @extend_schema(
+        operation_id="attempt_replay",
+        parameters=[STEP],
+        responses={
+            200: OutputSerializer,
+            400: BAD_STEP,
+            403: error_response("attempt_not_over: the replay opens when the attempt ends."),
+            404: error_response(
+                "No such attempt, or another player's before its day is over (or voided)."
+            ),
+        },
+    )
+    def get(self, request: Request, attempt_id: int) -> Response:
+        attempt = attempt_for_replay(attempt_id, request.user)
+        if attempt.ended_at is None and attempt_close_if_day_over(attempt_id=attempt.pk):
+            attempt = attempt_for_replay(attempt_id, request.user)
+        return Response(attempt_replay_step(attempt, request.query_params.get("step")))
+
+
+class ChallengeSolutionApi(APIView):
+    """The solver's stored solution of a closed day's deal, position by position."""
+
+    class OutputSerializer(ReplayStepSerializer):
+        challenge_id = serializers.IntegerField()
+
+        class Meta:
+            ref_name = "SolutionReplayStep"
+
+    @extend_schema(
+        operation_id="challenge_solution",
+        parameters=[STEP],
+        responses={
+            200: OutputSerializer,
+            400: BAD_STEP,
+            403: error_response("day_not_over: the solution is public once the day is over."),
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, challenge_id: int) -> Response:
+        challenge = challenge_for_viewing(challenge_id)
+        return Response(solution_replay_step(challenge, request.query_params.get("step")))
