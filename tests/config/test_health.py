@@ -71,9 +71,9 @@ def test_admin_redirects_to_its_login_page(client: Client) -> None:
     assert client.get("/admin/login/").status_code == 200
 
 
-def test_home_page_says_the_game_is_coming(client: Client) -> None:
+def test_home_page_lists_today_and_links_the_api_docs(client: Client) -> None:
     response = client.get("/")
     assert response.status_code == 200
     page = response.content.decode()
-    assert "coming" in page
+    assert "Today's deals" in page
     assert 'href="/api/v1/docs/"' in page
