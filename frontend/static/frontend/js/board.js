@@ -36,7 +36,8 @@ function focusAttrs(key, ui) {
 // ui: {selection: {pile, n} | null, targets: Set of piles, focusKey, interactive,
 //      dealsLeft, flash: {flip: Set of piles, dealt: bool, home: Set of foundations},
 //      hint: {src, dst, n} | null (a server's suggested action, drawn highlighted),
-//      reveal: bool (a full State JSON the server has made public: face-down cards shown)}
+//      reveal: bool (a full State JSON the server has made public: face-down cards shown),
+//      revealNote: how such a card is named (default "face down at the start")}
 export function renderBoard(container, view, ui) {
   ui = { targets: new Set(), focusKey: null, interactive: false, ...ui };
   const columns = view.tableau.length;
@@ -124,7 +125,7 @@ export function renderBoard(container, view, ui) {
         if (hinted(pile, index, cards.length)) node.classList.add("hint");
       } else if (ui.reveal && card) {
         node = cardFace(card, { ...attrs, role: "img",
-          "aria-label": `${cardName(card)}, ${pileName(pile).toLowerCase()}, face down at the start` });
+          "aria-label": `${cardName(card)}, ${pileName(pile).toLowerCase()}, ${ui.revealNote || "face down at the start"}` });
         node.classList.add("was-down");
       } else {
         node = cardFace(null, attrs);

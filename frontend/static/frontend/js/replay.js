@@ -1,9 +1,10 @@
 // Replays: the owner's finished game (/replay/<attempt>/) and, once a day is over, everyone's
 // games and the solver's solution (/challenges/<id>/replays/). Everything comes from the API:
-// the full deal from the server's revealed start_state, the final position from the server.
-// No API returns the position after k actions of a log, so the moves are listed, not stepped
-// through on the board (see docs/frontend.md); the client replays nothing itself.
-import { api, el, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
+// the full deal from the server's revealed start_state, the final position from the server,
+// and every position on the way from GET /attempts/<id>/replay/?step=k or
+// /challenges/<id>/solution/?step=k (the server replays the first k actions with the
+// engine); the client replays nothing itself, it draws the answers (cached per step).
+import { api, el, errorMessage, formatSeconds, me, NetworkError, VARIANT_NAMES } from "./api.js";
 import { pileName, renderBoard, renderCardRow } from "./board.js";
 
 const root = document.getElementById("replay");
@@ -29,11 +30,152 @@ export function moveWords(action) {
 }
 
 function moveList(list, log, times) {
-  list.replaceChildren(...log.map((action, i) => el("li", { "data-action": action },
+  list.replaceChildren(...log.map((action, i) => el("li", { "data-action": action, "data-step": String(i + 1) },
     el("code", { text: action }), " ",
     el("span", { text: moveWords(action) }),
     times && times[i] !== undefined ? el("span", { class: "at", text: ` at ${formatSeconds(times[i])}` }) : null)));
 }
+
+// A board stepping through a log: First / Previous / Next / Last / Play, a slider, "Step k
+// of n", the action just played; ← → (Home, End, Space) when it has the focus. Each step's
+// position is asked of the server once and kept.
+const PLAY_MS = 700;
+let activeStepper = null;
+
+function stepper(host, { label, path, steps, moves = null }) {
+  const cache = new Map();
+  const board = el("div", { class: "board", role: "group", "aria-roledescription": "solitaire board",
+    "aria-label": `${label}: position` });
+  const button = (name, text, title) => el("button", { type: "button", "data-step-button": name, text, title, "aria-label": title });
+  const first = button("first", "« First", "First: the deal");
+  const prev = button("prev", "‹ Previous", "Previous step");
+  const play = button("play", "▶ Play", "Play");
+  const next = button("next", "Next ›", "Next step");
+  const last = button("last", "Last »", "Last: the final position");
+  const slider = el("input", { type: "range", class: "step-slider", min: "0", max: String(steps), value: "0",
+    step: "1", "aria-label": `${label}: step` });
+  const counter = el("span", { class: "step-count", text: `Step 0 of ${steps}` });
+  const action = el("p", { class: "step-action", role: "status", "aria-live": "polite" });
+  const root = el("div", { class: "stepper", tabindex: "0", "data-steps": String(steps),
+    "aria-label": `${label}: ← and → step through the moves, Space plays` },
+  el("div", { class: "controls" }, first, prev, play, next, last, slider, counter), action, board);
+  host.replaceChildren(root);
+  let wanted = 0;
+  let timer = null;
+
+  function fetchStep(k) {
+    if (!cache.has(k)) {
+      const request = api("GET", `${path}?step=${k}`).then((answer) => {
+        if (!answer.ok) throw new Error(errorMessage(answer));
+        return answer.data;
+      });
+      request.catch(() => cache.delete(k));
+      cache.set(k, request);
+    }
+    return cache.get(k);
+  }
+
+  function draw(data) {
+    renderBoard(board, data.state, { reveal: true, revealNote: "face down", dealsLeft: data.deals_left });
+    counter.textContent = `Step ${data.step} of ${data.steps}`;
+    action.textContent = data.action
+      ? `${data.step}. ${data.action}: ${moveWords(data.action)}${data.time !== null ? ` at ${formatSeconds(data.time)}` : ""}` +
+        `${data.won ? " — won" : ""}`
+      : "The deal, before the first move.";
+    root.dataset.step = String(data.step);
+    if (moves) {
+      for (const item of moves.querySelectorAll("li.current")) item.classList.remove("current");
+      const item = data.step ? moves.querySelector(`li[data-step="${data.step}"]`) : null;
+      if (item) item.classList.add("current");
+    }
+    if (data.step < steps) fetchStep(data.step + 1).catch(() => {});
+  }
+
+  async function go(k) {
+    k = Math.max(0, Math.min(steps, k));
+    wanted = k;
+    slider.value = String(k);
+    counter.textContent = `Step ${k} of ${steps}`;
+    first.disabled = prev.disabled = k === 0;
+    next.disabled = last.disabled = k === steps;
+    try {
+      const data = await fetchStep(k);
+      if (wanted === k) draw(data);
+    } catch (error) {
+      if (wanted === k) {
+        action.textContent = error instanceof NetworkError ? "No connection to the server." : error.message;
+        stop();
+      }
+    }
+    if (timer !== null && k >= steps) stop();
+  }
+
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+    play.title = "Play";
+    play.setAttribute("aria-label", "Play");
+  }
+
+  function toggle() {
+    if (timer !== null) {
+      stop();
+      return;
+    }
+    if (wanted >= steps) go(0);
+    play.textContent = "❙❙ Pause";
+    play.title = "Pause";
+    play.setAttribute("aria-label", "Pause");
+    timer = setInterval(() => go(wanted + 1), PLAY_MS);
+  }
+
+  const stepTo = (k) => {
+    stop();
+    go(k);
+  };
+  first.addEventListener("click", () => stepTo(0));
+  prev.addEventListener("click", () => stepTo(wanted - 1));
+  next.addEventListener("click", () => stepTo(wanted + 1));
+  last.addEventListener("click", () => stepTo(steps));
+  play.addEventListener("click", toggle);
+  slider.addEventListener("input", () => stepTo(Number(slider.value)));
+  if (moves) {
+    moves.addEventListener("click", (event) => {
+      const item = event.target.closest("li[data-step]");
+      if (item) stepTo(Number(item.dataset.step));
+    });
+  }
+  const api_ = {
+    root,
+    key(event) {
+      const keys = { ArrowLeft: () => stepTo(wanted - 1), ArrowRight: () => stepTo(wanted + 1),
+        Home: () => stepTo(0), End: () => stepTo(steps), " ": toggle };
+      const action_ = keys[event.key];
+      if (!action_ || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      action_();
+    },
+  };
+  root.addEventListener("focusin", () => { activeStepper = api_; });
+  root.addEventListener("pointerdown", () => { activeStepper = api_; });
+  root.addEventListener("keydown", (event) => {
+    if (event.target === slider && (event.key === "ArrowLeft" || event.key === "ArrowRight" || event.key === "Home" || event.key === "End")) return;
+    if (event.target.tagName === "BUTTON" && event.key === " ") return;
+    api_.key(event);
+  });
+  activeStepper = activeStepper || api_;
+  go(0);
+  return api_;
+}
+
+// ← → anywhere on the page (outside a control) step the board last used.
+document.addEventListener("keydown", (event) => {
+  if (!activeStepper || activeStepper.root.contains(event.target)) return;
+  const tag = event.target && event.target.tagName;
+  if (["INPUT", "TEXTAREA", "SELECT", "BUTTON", "SUMMARY", "A"].includes(tag)) return;
+  activeStepper.key(event);
+});
 
 function dealsIn(state) {
   return state.tableau.length ? Math.floor(state.stock.length / state.tableau.length) : 0;
@@ -104,6 +246,8 @@ async function loadAttempt() {
   moveList($("moves"), a.log, a.action_times);
   $("moves-title").textContent = `Moves (${a.log.length})`;
   $("moves-section").hidden = false;
+  stepper($("stepper"), { label: "Your game", path: `attempts/${a.id}/replay/`, steps: a.log.length, moves: $("moves") });
+  $("steps").hidden = false;
   say(`${outcome(a)}: ${a.action_count} actions, score ${a.score}.`);
 }
 
@@ -126,6 +270,9 @@ async function loadChallenge() {
   const r = c.revealed;
   showDeal(r.start_state);
   moveList($("solution"), r.solution);
+  const solutionBoard = el("div", { id: "solution-stepper" });
+  $("solution").before(solutionBoard);
+  stepper(solutionBoard, { label: "The solution", path: `challenges/${c.id}/solution/`, steps: r.solution.length, moves: $("solution") });
   $("solution-meta").replaceChildren(
     `${r.solution.length} actions. Seed ${r.seed}, nonce `, el("code", { text: r.nonce }),
     `; commitment sha256("${c.variant}:seed:nonce") = `, el("code", { class: "hash", text: c.commitment }), ".");
@@ -140,12 +287,20 @@ async function loadChallenge() {
   $("games").replaceChildren(...(rows.length ? rows.map((row, i) => {
     const list = el("ol", { class: "moves" });
     moveList(list, row.log, row.action_times);
-    return el("details", { class: "game", id: `game-${row.id}`, "data-username": row.username },
+    const host = el("div", { class: "game-stepper" });
+    const details = el("details", { class: "game", id: `game-${row.id}`, "data-username": row.username, "data-attempt": String(row.id) },
       el("summary", {},
         el("b", { text: `${i + 1}. ${row.username}` }),
         ` — ${outcome(row)}, score ${row.score}, ${row.action_count} actions, ` +
         `${formatSeconds(row.elapsed_seconds || 0)}, ${row.runs_completed} of 8 runs`),
-      list);
+      host, list);
+    // The board of a game is set up (and its first step asked for) when it is opened.
+    details.addEventListener("toggle", () => {
+      if (details.open && !host.firstChild) {
+        stepper(host, { label: `${row.username}'s game`, path: `attempts/${row.id}/replay/`, steps: row.log.length, moves: list });
+      }
+    });
+    return details;
   }) : [el("p", { text: "Nobody finished a game that day." })]));
   $("games-section").hidden = false;
   const wanted = window.location.hash && document.querySelector(window.location.hash.replace(/[^#\w-]/g, ""));
