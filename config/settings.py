@@ -6,8 +6,10 @@ layer and Celery tasks run in-process.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from typing import Any, ClassVar
 
+import redis
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
@@ -76,8 +78,19 @@ ASGI_APPLICATION = "config.asgi.application"
 
 # --- database ---------------------------------------------------------------
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# Under ASGI a connection per request is the safe choice; pooling comes later if needed.
+# Under ASGI every request runs its sync part in a thread of its own, so persistent
+# connections (CONN_MAX_AGE > 0) would leak one per thread: connections stay per request.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # ...but taken from a psycopg pool per process instead of opened and closed each time
+    # (docs/api.md: a new PostgreSQL connection per post cost more CPU than the post itself,
+    # and 200 concurrent requests overran max_connections=100). At most max_size per worker
+    # process; a request waits up to `timeout` seconds for one when all are busy.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": 16,
+        "timeout": 20,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery ----------------------------------------
@@ -104,6 +117,28 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+
+class SharedRedisPool:
+    """One Redis connection pool per process and URL for the cache.
+
+    Django's cache handler is context-local, and under ASGI every request is a context of
+    its own: each request got a new RedisCache with a new pool, so every throttled post
+    opened (and later dropped) a Redis connection (docs/api.md). The pool checks its pid,
+    so it is safe across the server's worker forks.
+    """
+
+    _shared: ClassVar[dict[str, redis.ConnectionPool]] = {}
+    _lock = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> redis.ConnectionPool:
+        key = f"{url} {sorted(kwargs.items())!r}"
+        with cls._lock:
+            if key not in cls._shared:
+                cls._shared[key] = redis.ConnectionPool.from_url(url, **kwargs)
+            return cls._shared[key]
+
+
 # Throttle counters live in the cache: shared through Redis when there is one.
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
@@ -112,6 +147,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "astrocyte",
+            "OPTIONS": {"pool_class": SharedRedisPool},
         }
     }
 else:
