@@ -120,6 +120,38 @@ class AllTimeBoardApi(APIView):
         return Response(self.OutputSerializer({"days": days, "rows": rows}).data)
 
 
+class StreakRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="equal streaks share a rank")
+    username = serializers.CharField()
+    current = serializers.IntegerField(help_text="consecutive UTC days won, up to today")
+    last_won = serializers.DateField()
+
+
+class StreakBoardApi(APIView):
+    """Players by their current streak of won dailies of one variant."""
+
+    permission_classes = [AllowAny]
+
+    class InputSerializer(serializers.Serializer):
+        variant = serializers.ChoiceField(choices=VARIANT_CHOICES, default="astrocyte")
+        limit = serializers.IntegerField(min_value=1, max_value=selectors.MAX_LIMIT, default=50)
+
+    @extend_schema_serializer(component_name="StreakBoard")
+    class OutputSerializer(serializers.Serializer):
+        variant = serializers.CharField()
+        rows = StreakRowSerializer(many=True)
+
+    @extend_schema(
+        operation_id="leaderboard_streaks", parameters=[InputSerializer], responses=OutputSerializer
+    )
+    def get(self, request: Request) -> Response:
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        variant = params.validated_data["variant"]
+        rows = selectors.streak_board(variant, limit=params.validated_data["limit"])
+        return Response(self.OutputSerializer({"variant": variant, "rows": rows}).data)
+
+
 class ScoreBucketSerializer(serializers.Serializer):
     start = serializers.IntegerField()
     end = serializers.IntegerField(allow_null=True, help_text="inclusive; null: no upper end")

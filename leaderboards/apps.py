@@ -19,4 +19,3 @@ class LeaderboardsConfig(AppConfig):
         signals.attempt_voided.connect(
             receivers.on_attempt_voided, dispatch_uid="leaderboards.voided"
         )
-

@@ -316,3 +316,64 @@ def alltime_board(
         {"rank": int(rank), "username": username, "total_score": int(total), "days": int(days_)}
         for rank, username, total, days_ in rows
     ]
+
+
+STREAK_WINDOW_DAYS = 366
+
+
+def streak_board(
+    variant: str, limit: int = 50, today: dt.date | None = None
+) -> list[dict[str, Any]]:
+    """Players by their current streak of won dailies of ``variant`` (as :func:`streaks`).
+
+    Only a player who won today's or yesterday's daily can have a current streak, so the
+    board reads the wins of those players alone, over the last STREAK_WINDOW_DAYS days (a
+    longer streak is shown as that many days). Equal streaks share a rank.
+    """
+    today = today or timezone.now().date()
+    yesterday = today - dt.timedelta(days=1)
+    wins = Attempt.objects.filter(
+        kind=Attempt.Kind.RANKED,
+        voided=False,
+        won=True,
+        ended_at__isnull=False,
+        challenge__variant=variant,
+    )
+    candidates = set(
+        wins.filter(challenge__date__gte=yesterday).values_list("player_id", flat=True)
+    )
+    lost_today = set(
+        Attempt.objects.filter(
+            kind=Attempt.Kind.RANKED,
+            voided=False,
+            won=False,
+            ended_at__isnull=False,
+            challenge__variant=variant,
+            challenge__date=today,
+            player_id__in=candidates,
+        ).values_list("player_id", flat=True)
+    )
+    days_won: dict[int, set[dt.date]] = {}
+    names: dict[int, str] = {}
+    rows = wins.filter(
+        player_id__in=candidates - lost_today,
+        challenge__date__gt=today - dt.timedelta(days=STREAK_WINDOW_DAYS),
+    ).values_list("player_id", "player__username", "challenge__date")
+    for player_id, username, date in rows:
+        days_won.setdefault(player_id, set()).add(date)
+        names[player_id] = username
+    board: list[dict[str, Any]] = []
+    for player_id, days in days_won.items():
+        day = today if today in days else yesterday
+        current = 0
+        while day in days:
+            current += 1
+            day -= dt.timedelta(days=1)
+        board.append({"username": names[player_id], "current": current, "last_won": max(days)})
+    board.sort(key=lambda row: (-int(row["current"]), str(row["username"])))
+    rank = 0
+    for position, row in enumerate(board, start=1):
+        if position == 1 or row["current"] != board[position - 2]["current"]:
+            rank = position
+        row["rank"] = rank
+    return board[:limit]

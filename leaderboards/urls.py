@@ -11,5 +11,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="leaderboard-challenge",
     ),
     path("alltime/", api.AllTimeBoardApi.as_view(), name="leaderboard-alltime"),
+    path("streaks/", api.StreakBoardApi.as_view(), name="leaderboard-streaks"),
     path("players/<str:username>/", api.PlayerStatsApi.as_view(), name="leaderboard-player"),
 ]

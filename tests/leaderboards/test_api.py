@@ -56,6 +56,19 @@ def test_alltime_board() -> None:
     }
 
 
+def test_streak_board() -> None:
+    today = timezone.now().date()
+    player = make_user("sam")
+    make_attempt(make_challenge(today - dt.timedelta(days=1)), player, score=600, won=True)
+    make_attempt(make_challenge(today), player, score=640, won=True)
+    body = Client().get("/api/v1/leaderboards/streaks/?variant=astrocyte").json()
+    assert body == {
+        "variant": "astrocyte",
+        "rows": [{"rank": 1, "username": "sam", "current": 2, "last_won": today.isoformat()}],
+    }
+    assert Client().get("/api/v1/leaderboards/streaks/?variant=nope").status_code == 400
+
+
 def test_player_stats_and_streaks() -> None:
     player = make_user("ann")
     today = timezone.now().date()

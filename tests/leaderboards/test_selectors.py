@@ -128,6 +128,41 @@ def test_a_lost_daily_today_ends_the_current_streak() -> None:
     assert selectors.streaks(player, "astrocyte", today=today)["current"] == 2
 
 
+def test_streak_board_ranks_current_streaks_and_agrees_with_each_players_streak() -> None:
+    today = dt.date(2030, 5, 10)
+    days = {
+        "ada": [6, 7, 8, 9, 10],  # 5, through today
+        "bob": [7, 8, 9],  # 3, to yesterday, today not played yet: alive
+        "cy": [8, 9],  # 2, to yesterday, but lost today: 0
+        "dee": [1, 2, 3, 4, 5, 6, 7, 8],  # 8, but ended two days ago: 0
+        "eve": [9, 10],  # 2, through today
+        "fay": [8, 9],  # 2, to yesterday (equal to eve: shared rank)
+    }
+    challenges = {day: make_challenge(dt.date(2030, 5, day)) for day in range(1, 11)}
+    players = {name: make_user(name) for name in days}
+    for name, won in days.items():
+        for day in won:
+            make_attempt(challenges[day], players[name], score=500, won=True)
+    make_attempt(challenges[10], players["cy"], score=50, won=False)
+    make_attempt(make_challenge(dt.date(2030, 5, 10), "spider1"), players["dee"], won=True)
+
+    board = selectors.streak_board("astrocyte", today=today)
+    assert [(row["rank"], row["username"], row["current"]) for row in board] == [
+        (1, "ada", 5),
+        (2, "bob", 3),
+        (3, "eve", 2),
+        (3, "fay", 2),
+    ]
+    for row in board:
+        player = players[row["username"]]
+        assert row["current"] == selectors.streaks(player, "astrocyte", today=today)["current"]
+    assert [row["username"] for row in selectors.streak_board("astrocyte", 2, today)] == [
+        "ada",
+        "bob",
+    ]
+    assert [row["username"] for row in selectors.streak_board("spider1", today=today)] == ["dee"]
+
+
 def test_player_stats() -> None:
     player = make_user("stats")
     for day, (score, won, runs) in enumerate(
