@@ -8,6 +8,8 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from games.engine import VARIANTS
+
 
 def _next_url(request: HttpRequest) -> str:
     """Where to go after signing in: a local path only, never another site."""
@@ -100,6 +102,12 @@ def leaderboard_day(request: HttpRequest, challenge_id: int) -> HttpResponse:
 @ensure_csrf_cookie
 def leaderboard_alltime(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/leaderboard.html", {"page": "alltime", "mode": "alltime"})
+
+
+@ensure_csrf_cookie
+def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
+    context = {"page": "streaks", "mode": "streaks", "variants": list(VARIANTS)}
+    return render(request, "frontend/leaderboard.html", context)
 
 
 @ensure_csrf_cookie

@@ -159,6 +159,17 @@ def test_the_days_leaderboard_shows_ranks_and_the_own_rank_outside_the_top(
     expect(page.locator("#ranking tbody tr[data-rank]")).to_have_count(3)
     expect(page.locator("#ranking tbody tr.me")).to_contain_text(last)
     fits_the_width(page)
+
+    # The streak board: only the winner is on a streak (of the daily's variant).
+    page.goto(f"{base}/leaderboards/streaks/")
+    page.wait_for_selector("#boardpage[data-ready='true']")
+    page.locator("#variant").select_option(daily.variant)
+    page.wait_for_selector("#boardpage[data-ready='true']")
+    streak_rows = page.locator("#ranking tbody tr[data-rank]")
+    expect(streak_rows).to_have_count(1)
+    expect(streak_rows.nth(0)).to_contain_text("ann")
+    expect(streak_rows.nth(0)).to_contain_text("1 day")
+    fits_the_width(page)
     no_card_in_page_source(recorder)
     context.close()
 

@@ -100,9 +100,33 @@ async function loadAlltime() {
   say(`${answer.data.rows.length} players over the last ${answer.data.days} days.`);
 }
 
+async function loadStreaks() {
+  const variant = $("variant").value;
+  const [answer, who] = await Promise.all([api("GET", `leaderboards/streaks/?variant=${encodeURIComponent(variant)}&limit=100`), me()]);
+  if (!answer.ok) {
+    say(errorMessage(answer), "error");
+    return;
+  }
+  head("#", "Player", "Current streak", "Last won");
+  $("ranking-caption").textContent = `Current streaks, ${answer.data.variant}`;
+  const username = who.authenticated ? who.user.username : null;
+  const rows = answer.data.rows.map((row) => el("tr", { class: row.username === username ? "me" : null, "data-rank": String(row.rank) },
+    el("td", { text: String(row.rank) }),
+    el("td", {}, playerLink(row.username), row.username === username ? " (you)" : ""),
+    el("td", { text: `${row.current} ${row.current === 1 ? "day" : "days"}` }),
+    el("td", { text: row.last_won })));
+  if (!rows.length) rows.push(el("tr", {}, el("td", { colspan: "4", text: "Nobody is on a streak." })));
+  $("ranking").tBodies[0].replaceChildren(...rows);
+  const mine = answer.data.rows.find((row) => row.username === username);
+  $("my-rank").textContent = mine ? `Your rank: ${mine.rank}` : "";
+  say(`${answer.data.rows.length} ${answer.data.rows.length === 1 ? "player" : "players"} on a streak.`);
+}
+
+const loaders = { alltime: () => loadAlltime(), streaks: () => loadStreaks() };
+
 async function load() {
   try {
-    await (mode === "alltime" ? loadAlltime() : loadDay());
+    await (loaders[mode] || loadDay)();
   } catch {
     say("No connection to the server: reload to try again.", "error");
   }
@@ -110,4 +134,5 @@ async function load() {
 }
 
 if (mode === "alltime") $("days").addEventListener("change", () => { root.dataset.ready = "false"; load(); });
+if (mode === "streaks") $("variant").addEventListener("change", () => { root.dataset.ready = "false"; load(); });
 load();
