@@ -42,7 +42,6 @@ import os
 import random
 import resource
 import secrets
-import signal
 import socket
 import statistics
 import subprocess
@@ -53,6 +52,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench import prod_server
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_POSTS_PER_S = 300.0
@@ -150,37 +151,13 @@ def make_login_player(tag: str) -> str:
 
 
 def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": args.redis_url,
-        "SECRET_KEY": secrets.token_urlsafe(40),
-        "LOG_LEVEL": "WARNING",
-        **HIGH_RATES,
-    }
-    command = [sys.executable, "scripts/dev.py", "run", "--prod", "--port", str(args.port)]
-    command += ["--workers", str(args.workers)]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{args.port}/health/", timeout=2):
-                return server
-        except OSError:
-            if server.poll() is not None:
-                sys.exit(f"the server exited with {server.returncode}")
-            time.sleep(0.5)
-    stop_server(server)
-    sys.exit("the server did not answer /health/ within 120 s")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+    return prod_server.start_server(
+        port=args.port,
+        workers=args.workers,
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        extra_env=HIGH_RATES,
+    )
 
 
 def fetch_token(port: int, username: str) -> str:
@@ -599,7 +576,7 @@ def main() -> None:
         result = asyncio.run(run(args, shared, [fetched, *tokens[: args.players - 1]]))
     finally:
         if server is not None:
-            stop_server(server)
+            prod_server.stop_server(server)
     result["server"] = {
         "command": f"scripts/dev.py run --prod --workers {args.workers}",
         "workers": args.workers,

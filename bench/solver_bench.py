@@ -130,8 +130,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     flush=True,
                 )
     rows = [done[s] for s in seeds if s in done]
-    print(json.dumps({"variant": args.variant, "seeds": args.seeds, "limit": args.seconds,
-                      "solver_version": SOLVER_VERSION, **summary(rows)}))
+    print(
+        json.dumps(
+            {
+                "variant": args.variant,
+                "seeds": args.seeds,
+                "limit": args.seconds,
+                "solver_version": SOLVER_VERSION,
+                **summary(rows),
+            }
+        )
+    )
     return 0
 
 
