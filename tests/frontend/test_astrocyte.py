@@ -1,0 +1,195 @@
+"""Astrocyte (8 columns, 4 cells, 8 foundations) in a real browser: the layout the player
+sees, the first moves of the solver's solution by clicks (one into a cell), and the
+screenshots of the board."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Server, make_daily
+from tests.frontend.helpers import (
+    Recorder,
+    action_count,
+    assert_no_hidden_cards,
+    attempt,
+    open_play,
+    start,
+    wait_count,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
+         "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
+         "K": "King"}  # fmt: skip
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+ACTION = re.compile(r"^([tcf]\d+)-([tcf]\d+)(?::(\d+))?$")
+
+
+def card_name(card: str) -> str:
+    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
+
+
+def click_move(page: Any, action: str) -> None:
+    """A card (or run) clicked, then its place clicked: a column, a cell or a foundation."""
+    match = ACTION.match(action)
+    assert match, action
+    src, dst, n = match.group(1), match.group(2), int(match.group(3) or 1)
+    before = action_count(page)
+    if src[0] == "t":
+        cards = page.locator(f"#board .column[data-pile='{src}'] .card")
+        cards.nth(cards.count() - n).click(position={"x": 8, "y": 8})
+    else:
+        page.locator(f"#board .pile[data-pile='{src}']").click(position={"x": 8, "y": 8})
+    expect(page.locator("#status")).to_contain_text("Picked up")
+    page.locator(f"#board .pile[data-pile='{dst}']").click(position={"x": 8, "y": 8})
+    wait_count(page, before + 1)
+
+
+def assert_board_is(page: Any, state: dict[str, Any]) -> None:
+    """What the page draws is the server's state: every column, cell and foundation."""
+    board = page.locator("#board")
+    for i, (cards, down) in enumerate(zip(state["tableau"], state["face_down"], strict=True)):
+        column = board.locator(f".column[data-pile='t{i + 1}']")
+        expect(column.locator(".card.back")).to_have_count(down)
+        up = column.locator(".card.up")
+        expect(up).to_have_count(len(cards) - down)
+        for j, card in enumerate(cards[down:]):
+            expect(up.nth(j)).to_have_attribute("aria-label", re.compile(f"^{card_name(card)},"))
+    for i, card in enumerate(state["cells"]):
+        text = card_name(card) if card else "empty"
+        expect(board.locator(f".cell[data-pile='c{i + 1}']")).to_have_attribute(
+            "aria-label", f"Cell {i + 1}: {text}"
+        )
+    for i, cards in enumerate(state["foundations"]):
+        label = board.locator(f".foundation[data-pile='f{i + 1}']")
+        if cards:
+            expect(label).to_have_attribute(
+                "aria-label", re.compile(f"^Foundation {i + 1}: {len(cards)} cards")
+            )
+        else:
+            expect(label).to_have_attribute("aria-label", f"Foundation {i + 1}: empty")
+
+
+def server_state(page: Any, base: str) -> dict[str, Any]:
+    """The attempt as the server has it now (a fresh GET with the page's session)."""
+    attempt_id = attempt(page)["id"]
+    response = page.request.get(f"{base}/api/v1/attempts/{attempt_id}/")
+    assert response.ok, response.status
+    return response.json()
+
+
+def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
+    asgi_server: Server, browser: Any, transactional_db: Any
+) -> None:
+    daily = make_daily(variant="astrocyte", seed=4)
+    base = asgi_server.url
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    page.goto(f"{base}/signup/?next=/play/{daily.challenge_id}/")
+    page.fill("#username", "ana")
+    page.fill("#password", PASSWORD)
+    page.click("#auth-form button")
+    page.wait_for_url(f"{base}/play/{daily.challenge_id}/")
+    open_play(page, base, daily.challenge_id)
+
+    # The layout: 8 columns of 7 backs and 1 face-up card, 4 empty cells, 8 empty
+    # foundations, the stock with 5 deals.
+    board = page.locator("#board")
+    expect(board).to_have_class(re.compile(r"\bvariant-astrocyte\b"))
+    expect(board.locator(".column")).to_have_count(8)
+    for i in range(1, 9):
+        column = board.locator(f".column[data-pile='t{i}']")
+        expect(column.locator(".card.back")).to_have_count(7)
+        expect(column.locator(".card.up")).to_have_count(1)
+        expect(column).to_have_attribute("aria-label", f"Column {i}: 8 cards, 7 face down")
+    expect(board.locator(".cell")).to_have_count(4)
+    expect(board.locator(".cell .card")).to_have_count(0)
+    for i in range(1, 5):
+        expect(board.locator(f".cell[data-pile='c{i}']")).to_have_attribute(
+            "aria-label", f"Cell {i}: empty"
+        )
+    expect(board.locator(".foundation")).to_have_count(8)
+    expect(board.locator(".foundation .card")).to_have_count(0)
+    expect(board.locator(".stock")).to_have_attribute("aria-label", re.compile("^Stock: 5 deals"))
+    # Every pile is on the screen, side by side, none hidden under another.
+    boxes = [
+        board.locator(f".pile[data-pile='{p}']").bounding_box()
+        for p in ["stock", *[f"c{i}" for i in range(1, 5)], *[f"f{i}" for i in range(1, 9)]]
+    ]
+    columns = [board.locator(f".column[data-pile='t{i}']").bounding_box() for i in range(1, 9)]
+    for row in (boxes, columns):
+        assert all(box and box["width"] > 0 for box in row)
+        xs = [box["x"] for box in row]
+        assert xs == sorted(xs) and len(set(xs)) == len(xs), xs
+        assert max(box["x"] + box["width"] for box in row) <= DESKTOP["width"]
+
+    # The cells and the foundations are two groups: a gap between them.
+    step = boxes[4]["x"] - boxes[3]["x"]
+    assert boxes[5]["x"] - boxes[4]["x"] > 1.5 * step, (boxes[3:6], step)
+
+    start(page)
+    assert attempt(page)["action_count"] == 0
+    assert_board_is(page, server_state(page, base)["state"])
+
+    # The first moves of the solution by clicks, at least up to the first move into a cell.
+    solution = daily.solution
+    to_cell = next((i for i, a in enumerate(solution) if re.match(r"^t\d+-c\d+$", a)), None)
+    count = max(6, (to_cell + 1) if to_cell is not None and to_cell < 30 else 0)
+    moves = solution[:count]
+    played = 0
+    for action in moves:
+        if action in ("deal", "undo"):
+            page.click(f"#{action}")
+            wait_count(page, played + 1)
+        else:
+            click_move(page, action)
+        played += 1
+        server = server_state(page, base)
+        assert server["action_count"] == played
+        assert_board_is(page, server["state"])
+    if to_cell is not None and to_cell < 30:
+        dst = solution[to_cell].split("-")[1]
+        assert any(server["state"]["cells"]), (solution[:count], dst)
+
+    # The board after those moves (a card in a cell), on a desktop and on a phone.
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "astrocyte-desktop.png"))
+    state = context.storage_state()
+    assert_no_hidden_cards(recorder)
+    assert errors == []
+    context.close()
+
+    phone = browser.new_context(
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        storage_state=state,
+        reduced_motion="reduce",
+    )
+    page = phone.new_page()
+    open_play(page, base, daily.challenge_id)
+    expect(page.locator("#actions")).to_have_text(str(played))
+    assert_board_is(page, server_state(page, base)["state"])
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    page.screenshot(path=str(SCREENSHOTS / "astrocyte-phone.png"), full_page=True)
+    phone.close()
+    assert (SCREENSHOTS / "astrocyte-desktop.png").stat().st_size > 10_000
+    assert (SCREENSHOTS / "astrocyte-phone.png").stat().st_size > 10_000
