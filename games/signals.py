@@ -7,6 +7,6 @@ Every signal is sent with ``attempt_id`` (and ``challenge_id`` when ranked).
 
 from django.dispatch import Signal
 
-attempt_progressed = Signal()  # a run completed or a deal made: live progress
+attempt_progressed = Signal()  # a ranked start, a run completed or a deal made: live progress
 attempt_finished = Signal()  # won, resigned, or closed with the day: new ranks
 attempt_voided = Signal()  # an admin voided it: it leaves the boards

@@ -101,6 +101,8 @@ def attempt_start_ranked(
             player=player, challenge=challenge, kind=Attempt.Kind.RANKED
         ), False
     log.info("attempt %s: ranked start on challenge %s", attempt.pk, challenge.pk)
+    # Watchers see a new player among those playing as soon as the clock starts.
+    _send_on_commit(attempt_progressed, attempt)
     return attempt, True
 
 

@@ -176,6 +176,23 @@ def test_past_and_future_challenges_do_not_start() -> None:
 
 
 @pytest.mark.django_db
+def test_a_ranked_start_is_announced_after_the_commit_and_only_once(
+    django_capture_on_commit_callbacks: Any, signals: Any
+) -> None:
+    challenge = todays_challenge()
+    player = make_player()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        attempt, created = attempt_start_ranked(player=player, challenge_id=challenge.pk)
+    assert created and signals == []
+    for callback in callbacks:
+        callback()
+    assert signals == [("progressed", {"attempt_id": attempt.pk, "challenge_id": challenge.pk})]
+    with django_capture_on_commit_callbacks(execute=True) as again:
+        attempt_start_ranked(player=player, challenge_id=challenge.pk)
+    assert again == [] and len(signals) == 1
+
+
+@pytest.mark.django_db
 def test_signals_follow_the_commit(django_capture_on_commit_callbacks: Any, signals: Any) -> None:
     challenge = todays_challenge()
     solution = solution_of(challenge.deal)
