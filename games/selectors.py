@@ -319,6 +319,12 @@ def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str
         "score": attempt.score
         if attempt.is_over
         else engine.score(len(attempt.log), last_time, board),
+        # How the score is made (the final score's parts once over), for the result panel.
+        "score_parts": score_dict(
+            len(attempt.log),
+            float(attempt.elapsed_seconds or 0.0) if attempt.is_over else last_time,
+            board,
+        ),
         "voided": attempt.voided,
         "log": None,
         "action_times": None,

@@ -119,6 +119,7 @@ class AttemptSerializer(serializers.Serializer[Any]):
     score = serializers.IntegerField(
         help_text="Final once over; so far (at the last action) before."
     )
+    score_parts = ScoreSerializer(help_text="The parts of `score` (RULES.md's formula).")
     voided = serializers.BooleanField()
     log = serializers.ListField(child=serializers.CharField(), allow_null=True)
     action_times = serializers.ListField(child=serializers.FloatField(), allow_null=True)

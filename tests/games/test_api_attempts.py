@@ -296,6 +296,18 @@ def test_resign_ends_the_attempt_with_the_position_reached(
     assert attempt.score == engine.score(20, attempt.elapsed_seconds or 0.0, board)
     assert body["over"] and body["log"] == solution[:20]
     assert body["legal_actions"] == []
+    parts = client.get(f"/api/v1/attempts/{attempt.pk}/").json()["score_parts"]
+    breakdown = engine.score_breakdown(20, attempt.elapsed_seconds or 0.0, board)
+    assert parts["total"] == attempt.score == breakdown.total
+    assert (parts["actions"], parts["time_penalty"]) == (20, breakdown.time_penalty)
+    made = (
+        parts["base"]
+        - parts["actions"]
+        - parts["time_penalty"]
+        + parts["foundation_bonus"]
+        + parts["win_bonus"]
+    )
+    assert max(0, made) == parts["total"]
     again = client.post(f"/api/v1/attempts/{attempt.pk}/resign/")
     assert again.status_code == 409 and again.json()["error"]["code"] == "attempt_over"
     late = post_actions(client, attempt.pk, 20, solution[20:21])

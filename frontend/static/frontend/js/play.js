@@ -144,6 +144,7 @@ function adoptAttempt(detail) {
     ...detail,
     scoreTotal: typeof detail.score === "object" && detail.score ? detail.score.total : detail.score,
   };
+  if (detail.score_parts) S.scoreParts = detail.score_parts;
   S.clockBase = detail.elapsed_seconds;
   S.clockAt = performance.now();
   S.selection = null;
