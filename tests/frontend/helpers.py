@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Response, WebSocket, expect
 from tests.frontend.conftest import PASSWORD
 
 CARD_IN_JSON = re.compile(r'"[A2-9TJQK][SHDC]"')
-MOVE = re.compile(r"^(t\d+)-(t\d+)(?::(\d+))?$")
+MOVE = re.compile(r"^([tcf]\d+)-([tcf]\d+)(?::(\d+))?$")
 
 
 @dataclass
@@ -124,18 +124,22 @@ def board_labels(page: Page) -> list[str]:
 
 
 def source_card(page: Page, action: str) -> Any:
-    """The card a player takes hold of for ``action`` (tK-tJ:n): the n-th from the top."""
+    """What a player takes hold of for ``action``: the n-th card from the top of a column
+    (tK-…:n), or the pile itself for a cell or a foundation."""
     match = MOVE.match(action)
     assert match, action
     src, n = match.group(1), int(match.group(3) or 1)
+    if src[0] != "t":
+        return page.locator(f"#board .pile[data-pile='{src}']")
     column = page.locator(f"#board .column[data-pile='{src}'] .card")
     return column.nth(column.count() - n)
 
 
 def destination(page: Page, action: str) -> Any:
+    """The pile ``action`` puts its cards on: a column, a cell or a foundation."""
     match = MOVE.match(action)
     assert match, action
-    return page.locator(f"#board .column[data-pile='{match.group(2)}']")
+    return page.locator(f"#board .pile[data-pile='{match.group(2)}']")
 
 
 def wait_count(page: Page, count: int) -> None:

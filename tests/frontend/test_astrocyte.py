@@ -14,12 +14,11 @@ from playwright.sync_api import expect
 from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Server, make_daily
 from tests.frontend.helpers import (
     Recorder,
-    action_count,
     assert_no_hidden_cards,
     attempt,
+    click_action,
     open_play,
     start,
-    wait_count,
 )
 
 pytestmark = [
@@ -33,27 +32,10 @@ RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "S
          "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
          "K": "King"}  # fmt: skip
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-ACTION = re.compile(r"^([tcf]\d+)-([tcf]\d+)(?::(\d+))?$")
 
 
 def card_name(card: str) -> str:
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
-
-def click_move(page: Any, action: str) -> None:
-    """A card (or run) clicked, then its place clicked: a column, a cell or a foundation."""
-    match = ACTION.match(action)
-    assert match, action
-    src, dst, n = match.group(1), match.group(2), int(match.group(3) or 1)
-    before = action_count(page)
-    if src[0] == "t":
-        cards = page.locator(f"#board .column[data-pile='{src}'] .card")
-        cards.nth(cards.count() - n).click(position={"x": 8, "y": 8})
-    else:
-        page.locator(f"#board .pile[data-pile='{src}']").click(position={"x": 8, "y": 8})
-    expect(page.locator("#status")).to_contain_text("Picked up")
-    page.locator(f"#board .pile[data-pile='{dst}']").click(position={"x": 8, "y": 8})
-    wait_count(page, before + 1)
 
 
 def assert_board_is(page: Any, state: dict[str, Any]) -> None:
@@ -154,11 +136,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
     moves = solution[:count]
     played = 0
     for action in moves:
-        if action in ("deal", "undo"):
-            page.click(f"#{action}")
-            wait_count(page, played + 1)
-        else:
-            click_move(page, action)
+        click_action(page, action)
         played += 1
         server = server_state(page, base)
         assert server["action_count"] == played
