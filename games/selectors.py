@@ -90,16 +90,19 @@ def deal_board(deal: Deal) -> engine.Board:
     return engine.Board.deal(deal.variant, deal.seed_int)
 
 
+def stored_board(deal: Deal, actions: list[Any], whose: str) -> engine.Board:
+    """The deal after stored ``actions`` (a log or a solution), through the checked path."""
+    board = deal_board(deal)
+    result = engine.replay_on(board, list(actions))
+    if result.error is not None:  # pragma: no cover - only accepted actions are stored
+        raise RuntimeError(f"the stored actions of {whose} do not replay: {result.error}")
+    return board
+
+
 def attempt_board(attempt: Attempt, upto: int | None = None) -> engine.Board:
     """The position after the first ``upto`` stored actions (all of them by default)."""
-    board = deal_board(attempt.deal)
     log = attempt.log if upto is None else attempt.log[:upto]
-    result = engine.replay_on(board, list(log))
-    if result.error is not None:  # pragma: no cover - the log holds only accepted actions
-        raise RuntimeError(
-            f"the stored log of attempt {attempt.pk} does not replay: {result.error}"
-        )
-    return board
+    return stored_board(attempt.deal, log, f"attempt {attempt.pk}")
 
 
 @dataclass
@@ -450,10 +453,7 @@ def parse_step(raw: str | None, steps: int) -> int:
 
 
 def _replay_step(deal: Deal, log: list[Any], times: list[Any] | None, step: int) -> dict[str, Any]:
-    board = deal_board(deal)
-    result = engine.replay_on(board, list(log[:step]))
-    if result.error is not None:  # pragma: no cover - stored logs and solutions replay
-        raise RuntimeError(f"the stored actions of deal {deal.pk} do not replay: {result.error}")
+    board = stored_board(deal, log[:step], f"deal {deal.pk}")
     return {
         "step": step,
         "steps": len(log),
