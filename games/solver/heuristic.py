@@ -42,6 +42,18 @@ STAGED_DEEP = Weights(cells=(0, 4, 10, 18, 30), over_each_down=1)
 # the same, with face-down cards and cells dearer still
 STAGED_DIG = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1)
 
+# The same three with a card on the next rank of another suit counted as a full break: in
+# two- and four-suit games such a card does not move with the one under it, so a stack of
+# them is as stuck as a broken one (with 1, the stages built long mixed stacks that the last
+# stage could not undo).
+STAGED_SUIT = Weights(cells=(0, 4, 10, 18, 30), over_down=1, off_suit=2)
+STAGED_DEEP_SUIT = Weights(cells=(0, 4, 10, 18, 30), over_each_down=1, off_suit=2)
+STAGED_DIG_SUIT = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1, off_suit=2)
+# The last stage (stock empty): every break alike, empty columns worth less than while
+# dealing (nothing has to fill them before a deal), and cells cheap and flat, so the search
+# is willing to park cards while it rebuilds the suits.
+ENDGAME = Weights(brk=2, off_suit=2, empty=-3, cells=(0, 2, 4, 6, 8))
+
 # the original module-level names (kept for readers of older notes)
 W_DOWN, W_BREAK, W_OFF_SUIT, W_EMPTY = SPIDER.down, SPIDER.brk, SPIDER.off_suit, SPIDER.empty
 W_STOCK, W_HOME = SPIDER.stock, SPIDER.home

@@ -35,6 +35,7 @@ from .encoding import (
     foundations_key,
 )
 from .heuristic import SPIDER, ColumnPenalties, Weights, global_penalty
+from .macros import Macro, macro_children
 
 ALL_HOME = 104
 PRUNED_EXHAUSTED = "exhausted a pruned search"
@@ -65,14 +66,18 @@ class SearchOutcome:
     reason: str  # why the search stopped, for logs
 
 
-Child = tuple[int, Move, bytes]  # penalty, the move that made it, encoded position
+Step = Move | Macro  # what makes a child: one move or a compound one
+Child = tuple[int, Step, bytes]  # penalty, the step that made it, encoded position
 
 
 class Expander:
     """Generates the new children of a position and keeps the transposition table."""
 
-    def __init__(self, start: Board, focused: bool, weights: Weights = SPIDER) -> None:
+    def __init__(
+        self, start: Board, focused: bool, weights: Weights = SPIDER, macros: bool = False
+    ) -> None:
         self.variant = start.variant
+        self.macros = macros
         self.stock = start._stock
         self.focused = focused
         self.weights = weights
@@ -88,7 +93,7 @@ class Expander:
     def root_data(start: Board) -> bytes:
         return encode(column_chunks(start), exact_tail(start))
 
-    def children(self, data: bytes) -> tuple[list[Child], Move | None]:
+    def children(self, data: bytes) -> tuple[list[Child], Step | None]:
         """The children not seen before, and a move that wins at once if there is one."""
         board, chunks = decode(self.variant, self.stock, data)
         stock = self.stock
@@ -154,6 +159,25 @@ class Expander:
             tail = exact_tail(board, parent_exact_found if same_found else None)
             found.append((penalty, move, encode(child_chunks, tail)))
             board.pop()
+        if self.macros:
+            stock_total = len(stock)
+            for played in macro_children(board):
+                child_chunks = column_chunks(board)
+                key = canonical_key(board, child_chunks)
+                if key in seen:
+                    continue
+                seen.add(key)
+                self.nodes += 1
+                home = board._home
+                macro = Macro(played)
+                if home == ALL_HOME:
+                    return found, macro
+                if home > self.best_home:
+                    self.best_home = home
+                penalty = sum(map(penalties, child_chunks)) + global_penalty(
+                    n_cells - cells.count(0), home, stock_total - board._stock_pos, weights
+                )
+                found.append((penalty, macro, encode(child_chunks, exact_tail(board))))
         return found, None
 
 
@@ -162,21 +186,27 @@ class Lines:
 
     def __init__(self) -> None:
         self.parents: list[int] = [-1]
-        self.made_by: list[Move | None] = [None]
+        self.made_by: list[Step | None] = [None]
 
-    def add(self, parent: int, move: Move) -> int:
+    def add(self, parent: int, move: Step) -> int:
         self.parents.append(parent)
         self.made_by.append(move)
         return len(self.parents) - 1
 
-    def line_to(self, node: int, last: Move | None = None) -> list[Move]:
-        line: list[Move] = [] if last is None else [last]
+    def line_to(self, node: int, last: Step | None = None) -> list[Move]:
+        steps: list[Step] = [] if last is None else [last]
         while node > 0:
-            move = self.made_by[node]
-            assert move is not None
-            line.append(move)
+            step = self.made_by[node]
+            assert step is not None
+            steps.append(step)
             node = self.parents[node]
-        line.reverse()
+        steps.reverse()
+        line: list[Move] = []
+        for step in steps:
+            if isinstance(step, Macro):
+                line.extend(step.moves)
+            else:
+                line.append(step)
         return line
 
     def __len__(self) -> int:
@@ -194,12 +224,13 @@ def best_first(
     focused: bool = True,
     weights: Weights = SPIDER,
     expander: Expander | None = None,
+    macros: bool = False,
 ) -> SearchOutcome:
     """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
     if start.is_won:
         return SearchOutcome("solved", [], 0, 0, "already won")
     if expander is None:
-        expander = Expander(start, focused, weights)
+        expander = Expander(start, focused, weights, macros)
     lines = Lines()
     root_data = expander.root_data(start)
     open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]
