@@ -61,6 +61,7 @@ def _plan_aside(
     col = tab[c]
     position = len(col)
     segments = 0
+    columns = [j for j in range(len(tops)) if j != c and j != avoid]
     while position > stop:
         segments += 1
         if segments > MAX_ASIDE:
@@ -70,18 +71,18 @@ def _plan_aside(
             k -= 1
         seg = position - k
         bottom = col[k]
-        want_rank = (bottom & 15) + 1
+        want = bottom + 1
+        want_rank = want & 15
         dest = -1
         empty = -1
-        for j, top in enumerate(tops):
-            if j in (c, avoid):
-                continue
+        for j in columns:
+            top = tops[j]
+            if top == want:
+                dest = j
+                break
             if not top:
                 if empty < 0:
                     empty = j
-            elif top == bottom + 1:
-                dest = j
-                break
             elif dest < 0 and (top & 15) == want_rank:
                 dest = j
         if dest < 0 and seg == 1 and free:
@@ -131,13 +132,30 @@ def macro_children(board: Board) -> Iterator[tuple[Move, ...]]:
     runs = board._run
     tops0 = [col[-1] if col else 0 for col in tab]
     free0 = [CELL + i for i, card in enumerate(board._cells) if not card]
-    # face-up cards that are covered, by code, where they lie (and not already holding the
-    # next card of their suit)
+    # columns whose top run could go somewhere at all (the first step of any put-aside)
+    top_ranks = [top & 15 for top in tops0]
+    has_empty = 0 in tops0
+    n_free = len(free0)
+    movable = [
+        bool(col)
+        and (
+            has_empty
+            or n_free >= runs[c]
+            or ((col[-runs[c]] & 15) + 1) in top_ranks
+        )
+        for c, col in enumerate(tab)
+    ]
+    # movable groups: a column's whole top run, or a cell card (source, count, bottom)
+    groups = [(s, runs[s], col[-runs[s]]) for s, col in enumerate(tab) if col]
+    groups.extend((CELL + i, 1, card) for i, card in enumerate(board._cells) if card)
+    wanted = {g + 1 for _, _, g in groups}
+    # face-up cards one of the groups could go on, covered (and not already holding the next
+    # card of their suit), by code: where they lie
     covered: dict[int, list[tuple[int, int]]] = {}
     for j, col in enumerate(tab):
         for p in range(down[j], len(col) - 1):
             card = col[p]
-            if col[p + 1] + 1 != card:
+            if card in wanted and col[p + 1] + 1 != card:
                 if card in covered:
                     covered[card].append((j, p))
                 else:
@@ -145,12 +163,9 @@ def macro_children(board: Board) -> Iterator[tuple[Move, ...]]:
     played: list[Move] = []
     plan: list[tuple[int, int, int]] = []
     if covered:
-        # movable groups: a column's whole top run, or a cell card (source, count, bottom)
-        groups = [(s, runs[s], col[-runs[s]]) for s, col in enumerate(tab) if col]
-        groups.extend((CELL + i, 1, card) for i, card in enumerate(board._cells) if card)
         for s, k, g in groups:
             for t, p in covered.get(g + 1, ()):
-                if t == s:
+                if t == s or not movable[t]:
                     continue
                 plan.clear()
                 if _plan_aside(tab, tops0[:], free0[:], t, p + 1, s, True, plan):
@@ -159,8 +174,8 @@ def macro_children(board: Board) -> Iterator[tuple[Move, ...]]:
                         yield tuple(played)
                         _undo(board, played)
     for c, col in enumerate(tab):
-        if not col or len(col) - down[c] <= runs[c]:
-            continue  # nothing, or one segment only (a single move does it)
+        if not movable[c] or len(col) - down[c] <= runs[c]:
+            continue  # nothing, stuck, or one segment only (a single move does it)
         plan.clear()
         if _plan_aside(tab, tops0[:], free0[:], c, down[c], -1, down[c] > 0, plan) and _play(
             board, plan, played

@@ -61,13 +61,14 @@ class Round:
 
 # The weightings take turns: the outcome of a deal is chaotic in the weights (each solves
 # deals the others miss), so trying all of them narrow before going wide solves more, sooner.
-# Narrow rounds (beam 1, 5,000 positions a stage) cost about 25,000-45,000 positions each and
+# Narrow rounds (beam 1, 2,000 positions a stage) cost about 10,000-20,000 positions each and
 # win most deals; the wider ones are for the rest.
 PORTFOLIO = (STAGED_SUIT, STAGED_DIG_SUIT, STAGED, STAGED_DEEP_SUIT)
 SCHEDULE = (
     *(
         Round(beam, stage_nodes, final_nodes, weights, ENDGAME)
         for beam, stage_nodes, final_nodes in (
+            (1, 2_000, 10_000),
             (1, 5_000, 20_000),
             (1, 10_000, 40_000),
             (2, 20_000, 60_000),
