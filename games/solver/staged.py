@@ -61,13 +61,14 @@ class Round:
 
 # The weightings take turns: the outcome of a deal is chaotic in the weights (each solves
 # deals the others miss), so trying all of them narrow before going wide solves more, sooner.
-# Narrow rounds (beam 1, 2,000 positions a stage) cost about 10,000-20,000 positions each and
+# Narrow rounds (beam 1, 1,000 positions a stage) cost about 5,000-10,000 positions each and
 # win most deals; the wider ones are for the rest.
 PORTFOLIO = (STAGED_SUIT, STAGED_DIG_SUIT, STAGED, STAGED_DEEP_SUIT)
 SCHEDULE = (
     *(
         Round(beam, stage_nodes, final_nodes, weights, ENDGAME)
         for beam, stage_nodes, final_nodes in (
+            (1, 1_000, 5_000),
             (1, 2_000, 10_000),
             (1, 5_000, 20_000),
             (1, 10_000, 40_000),
@@ -79,8 +80,11 @@ SCHEDULE = (
     ),
 )
 
-# Joins and digs as single steps (``macros.py``) in every stage and in the final searches.
-MACROS = True
+# Joins and digs as single steps (``macros.py``) in every stage and in the final searches,
+# except with one suit: there every card has eight copies, the joins multiply and cost more
+# than they help (Spider 1 suit is solved without them).
+def _macros(start: Board) -> bool:
+    return len(start.variant.suits) > 1
 
 
 class _Stop(Exception):
@@ -137,7 +141,7 @@ class StagedSearch:
 
     def round(self, spec: Round) -> list[Move] | None:
         self.weights = spec.weights
-        expander = self.expander = Expander(self.start, True, self.weights, MACROS)
+        expander = self.expander = Expander(self.start, True, self.weights, _macros(self.start))
         frontier: list[tuple[list[Move], bytes]] = [([], expander.root_data(self.start))]
         finals: list[tuple[int, list[Move], bytes]] = []
         while frontier:
@@ -191,11 +195,15 @@ class StagedSearch:
         per_open = len(root) + OPEN_OVERHEAD
         candidates: list[tuple[int, int, bytes]] = []
         first = expander.nodes
+        # the node limit of the whole solve, as a count of this expander's nodes
+        cap = None if self.max_nodes is None else self.max_nodes - self.nodes
         expansions = 0
         heappush = heapq.heappush
         heappop = heapq.heappop
         while open_list and expander.nodes - first < node_limit:
             expansions += 1
+            if cap is not None and expander.nodes >= cap:
+                raise _Stop("node limit")
             if expansions % CHECK_EVERY == 0:
                 self.check(len(open_list), per_open)
             _, negative_id, data = heappop(open_list)
@@ -240,7 +248,7 @@ class StagedSearch:
             progress=relay if self.progress is not None else None,
             progress_every=self.progress_every,
             weights=weights,
-            macros=MACROS,
+            macros=_macros(self.start),
         )
         self.nodes += outcome.nodes
         self.table_bytes = max(self.table_bytes, outcome.table_bytes)
