@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine import Board, Move
-from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
+from games.engine.moves import CELL, DEAL, DEAL_CODE, FOUNDATION
 
 from .encoding import (
+    Chunk,
     canonical_key,
     column_chunk,
     column_chunks,
@@ -78,6 +79,8 @@ class Expander:
     ) -> None:
         self.variant = start.variant
         self.macros = macros
+        # deal children ranked without being played (the staged search plays the few it keeps)
+        self.lazy_deal = False
         self.stock = start._stock
         self.focused = focused
         self.weights = weights
@@ -116,7 +119,12 @@ class Expander:
         for move in board.legal_moves():
             src = move.src
             dst = move.dst
-            if src != DEAL_CODE:
+            if src == DEAL_CODE:
+                if self.lazy_deal:
+                    # rank the deal without playing it; see ``materialize_deal``
+                    found.append((self._deal_penalty(board, chunks), move, data))
+                    continue
+            else:
                 if focused and not _useful(board, move, wanted):
                     self.pruned_unsafely = True
                     continue
@@ -179,6 +187,43 @@ class Expander:
                 )
                 found.append((penalty, macro, encode(child_chunks, exact_tail(board))))
         return found, None
+
+    def _deal_penalty(self, board: Board, chunks: list[Chunk]) -> int:
+        """The penalty after the next deal, from the columns' penalties and the dealt cards.
+
+        Exact unless the deal completes a run (it then goes home; rare, and only the
+        ranking of the deal child is off: the child itself is played for real later).
+        """
+        weights = self.weights
+        penalties = self.penalties
+        stock = self.stock
+        position = board._stock_pos
+        total = global_penalty(
+            len(board._cells) - board._cells.count(0),
+            board._home,
+            len(stock) - position - len(chunks),
+            weights,
+        )
+        over = weights.over_down
+        over_each = weights.over_each_down
+        brk = weights.brk
+        off_suit = weights.off_suit
+        for i, chunk in enumerate(chunks):
+            total += penalties(chunk)
+            face_down = chunk[1]
+            if face_down:
+                total += over + over_each * face_down
+            card = stock[position + i]
+            below = chunk[-1]
+            if card + 1 != below:
+                total += off_suit if (card & 15) + 1 == (below & 15) else brk
+        return total
+
+    def materialize_deal(self, parent: bytes) -> bytes:
+        """The position after the deal from ``parent`` (a lazily ranked deal child)."""
+        board, _ = decode(self.variant, self.stock, parent)
+        board.push(DEAL)
+        return encode(column_chunks(board), exact_tail(board))
 
 
 class Lines:

@@ -142,6 +142,7 @@ class StagedSearch:
     def round(self, spec: Round) -> list[Move] | None:
         self.weights = spec.weights
         expander = self.expander = Expander(self.start, True, self.weights, _macros(self.start))
+        expander.lazy_deal = True
         frontier: list[tuple[list[Move], bytes]] = [([], expander.root_data(self.start))]
         finals: list[tuple[int, list[Move], bytes]] = []
         while frontier:
@@ -218,7 +219,10 @@ class StagedSearch:
                 else:
                     heappush(open_list, (penalty, -node, child))
         candidates.sort()
-        return None, [(p, lines.line_to(node), child) for p, node, child in candidates[:keep]]
+        return None, [
+            (p, lines.line_to(node), expander.materialize_deal(parent))
+            for p, node, parent in candidates[:keep]
+        ]
 
     def final(self, data: bytes, node_limit: int, weights: Weights) -> list[Move] | None:
         board, _ = decode(self.start.variant, self.start._stock, data)
