@@ -8,7 +8,8 @@ Run from the repository root, with PostgreSQL as in CI::
 The database named in the URL is created (and migrated) if missing and dropped-and-refilled
 with ``--refill``; it is never the application's own. It holds one challenge with
 ``--attempts`` finished ranked attempts (one player each, scores, times and ends drawn from
-a fixed seed, a few voided) loaded with COPY, then VACUUM ANALYZE. Each figure is the
+a fixed seed, a few voided) loaded with COPY, the board's score counts recounted
+(``tally_rebuild``), then VACUUM ANALYZE. Each figure is the
 median and the 99th percentile of ``--runs`` calls of the real selector (``leaderboard_for_day``
 and ``player_rank``), Django ORM and all, after a warm-up. ``--write-docs`` puts the
 figures and the EXPLAIN ANALYZE plans into docs/leaderboards.md between the bench markers.
@@ -119,6 +120,10 @@ def fill(attempts: int, days: int) -> int:
                 "voided, voided_at, void_reason) FROM STDIN"
             ) as copy:
                 copy.write(rows.getvalue())
+    # COPY bypasses the model, so the board's score counts are recounted once at the end.
+    from leaderboards.tally import tally_rebuild
+
+    tally_rebuild()
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE games_attempt")
         cursor.execute("VACUUM ANALYZE auth_user")

@@ -19,11 +19,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Avg, Count, F, Max, Q, QuerySet, Window
+from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import Attempt, DailyChallenge
+from leaderboards.models import BoardScoreCount
 
 MAX_LIMIT = 200
 # Score buckets of the results histogram: [0, 100), [100, 200), … and one for 700 and above.
@@ -101,14 +102,16 @@ def leaderboard_for_day(
 def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     """How many board attempts rank before ``attempt``.
 
-    Three counts, each one contiguous range of ``attempt_board_order`` (an index-only scan
-    when the visibility map is current): higher score; same score, shorter time; same score
-    and time, earlier end. An OR of the three in one query would be read as a filter over
-    every row with a score at least as high instead.
+    Higher scores: a sum over the board's score counts (``BoardScoreCount``, one row per
+    distinct score), not a count over the index entries above the player. Ties on the
+    score: two contiguous ranges of ``attempt_board_order`` (index-only scans), same score
+    and shorter time, then same score and time and earlier end.
     """
     board = board_attempts(challenge_id)
     return (
-        board.filter(score__gt=attempt.score).count()
+        _sum_counts(
+            BoardScoreCount.objects.filter(challenge_id=challenge_id, score__gt=attempt.score)
+        )
         + board.filter(score=attempt.score, elapsed_seconds__lt=attempt.elapsed_seconds).count()
         + board.filter(
             score=attempt.score,
@@ -116,6 +119,10 @@ def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
             ended_at__lt=attempt.ended_at,
         ).count()
     )
+
+
+def _sum_counts(counts: QuerySet[BoardScoreCount]) -> int:
+    return int(counts.aggregate(total=Sum("attempts"))["total"] or 0)
 
 
 def player_rank(challenge: DailyChallenge | int, player: Any) -> BoardRow | None:
@@ -137,7 +144,8 @@ def players_counts(challenge: DailyChallenge | int) -> dict[str, int]:
     playing = Attempt.objects.filter(
         challenge_id=challenge_id, kind=Attempt.Kind.RANKED, ended_at__isnull=True
     ).count()
-    return {"playing": playing, "finished": board_attempts(challenge_id).count()}
+    finished = _sum_counts(BoardScoreCount.objects.filter(challenge_id=challenge_id))
+    return {"playing": playing, "finished": finished}
 
 
 def live_progress(challenge: DailyChallenge | int, limit: int = 100) -> list[dict[str, Any]]:
