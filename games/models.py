@@ -34,8 +34,11 @@ class Deal(models.Model):
         PRACTICE = "practice"
 
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
-    # Seeds fill all 64 unsigned bits, which a signed bigint cannot hold.
-    seed = models.DecimalField(max_digits=20, decimal_places=0)
+    # The seed's decimal digits (canonical: no sign, no leading zero). Seeds fill all 64
+    # unsigned bits, which a signed bigint cannot hold; a decimal column kept them on
+    # PostgreSQL but not on SQLite, which reads decimals back through a float (15 digits).
+    # deal_create checks the range (engine.check_seed) and writes str(seed).
+    seed = models.CharField(max_length=20)
     nonce = models.CharField(max_length=64)
     commitment = models.CharField(max_length=64, unique=True)
     pool = models.CharField(max_length=16, choices=Pool.choices, default=Pool.DAILY)
@@ -63,9 +66,6 @@ class Deal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["variant", "seed"], name="deal_unique_variant_seed"),
-            models.CheckConstraint(
-                condition=Q(seed__gte=0) & Q(seed__lte=2**64 - 1), name="deal_seed_is_u64"
-            ),
         ]
         indexes = [models.Index(fields=["variant", "pool", "status"])]
 

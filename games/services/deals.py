@@ -33,7 +33,7 @@ def deal_create(*, variant: str, pool: str = Deal.Pool.DAILY, seed: int | None =
     nonce = secrets.token_hex(16)
     deal = Deal.objects.create(
         variant=variant,
-        seed=seed,
+        seed=str(seed),
         nonce=nonce,
         commitment=commitment_for(variant, seed, nonce),
         pool=pool,
