@@ -1,15 +1,30 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+"""ASGI entry point: HTTP through Django's WSGI handler on a thread pool, WebSockets through
+Channels.
 
 Serve with `uvicorn config.asgi:application` (see scripts/dev.py and the README).
+
+Why HTTP goes through the WSGI handler: every view of this project is synchronous (DRF,
+the ORM, the admin). Django's own ASGI handler runs such a request by hopping between the
+event loop and a thread of its own for every middleware hook, the view and each signal,
+and it makes the database connection and the cache client anew per request; on the play
+API that cost as much CPU as the request itself (docs/api.md). Here each HTTP request
+makes one hop: the whole request runs in a thread of a fixed pool (`WEB_THREADS` per
+process), as under a threaded WSGI server, while uvicorn keeps serving the WebSockets on
+the event loop.
 """
 
 import os
+from typing import Any, cast
 
-from django.core.asgi import get_asgi_application
+from a2wsgi import WSGIMiddleware
+from django.conf import settings
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
-django_asgi_app = get_asgi_application()
+django_wsgi_app = get_wsgi_application()
+# (django-stubs types the handler's answer as a response, which is an iterable of bytes)
+django_http_app = WSGIMiddleware(cast(Any, django_wsgi_app), workers=settings.WEB_THREADS)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -19,7 +34,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": django_http_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -40,6 +40,10 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "Unset: in-memory channel layer and Celery tasks run eagerly in-process.",
     ),
     "LOG_LEVEL": ("INFO", "Root log level (DEBUG, INFO, WARNING, ERROR)."),
+    "WEB_THREADS": (
+        "8",
+        "Threads per server process that run HTTP requests (WebSockets run on its event loop).",
+    ),
     "DAILY_VARIANTS": (
         "astrocyte",
         "Comma-separated variants with a daily challenge (astrocyte, spider1, spider2, spider4).",
@@ -81,9 +85,13 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
     ),
     "THROTTLE_LOGIN": ("30/min", "Log-in and token requests allowed per client address."),
     "THROTTLE_ACTIONS": ("600/min", "Action posts, starts and resigns allowed per player."),
-    "THROTTLE_HINTS": ("20/min", "Hint requests allowed per player (each runs the solver)."),
+    "THROTTLE_HINTS": ("20/min", "Hint requests allowed per player."),
     "ACTIONS_MAX_BATCH": ("200", "Most actions accepted in one post."),
     "HINT_SECONDS": ("5", "The solver's time limit for one hint in a practice attempt."),
+    "HINT_SOLVES_PER_PROCESS": (
+        "1",
+        "Hint searches one server process runs at once; another hint then answers 503.",
+    ),
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION": (
         "0.12",
         "An attempt whose median seconds per action is below this is flagged for the admins.",

@@ -6,10 +6,8 @@ layer and Celery tasks run in-process.
 
 from __future__ import annotations
 
-import threading
-from typing import Any, ClassVar
+from typing import Any
 
-import redis
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
@@ -75,11 +73,13 @@ TEMPLATES = [
 ]
 
 ASGI_APPLICATION = "config.asgi.application"
+# HTTP requests run on a pool of this many threads per server process (config/asgi.py).
+WEB_THREADS: int = env.int("WEB_THREADS", default=8)
 
 # --- database ---------------------------------------------------------------
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# Under ASGI every request runs its sync part in a thread of its own, so persistent
-# connections (CONN_MAX_AGE > 0) would leak one per thread: connections stay per request.
+# Connections stay per request (CONN_MAX_AGE = 0): the WebSocket consumers' reads run on
+# asgiref's threads, where persistent connections would linger one per thread.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # ...but taken from a psycopg pool per process instead of opened and closed each time
@@ -118,36 +118,15 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
-class SharedRedisPool:
-    """One Redis connection pool per process and URL for the cache.
-
-    Django's cache handler is context-local, and under ASGI every request is a context of
-    its own: each request got a new RedisCache with a new pool, so every throttled post
-    opened (and later dropped) a Redis connection (docs/api.md). The pool checks its pid,
-    so it is safe across the server's worker forks.
-    """
-
-    _shared: ClassVar[dict[str, redis.ConnectionPool]] = {}
-    _lock = threading.Lock()
-
-    @classmethod
-    def from_url(cls, url: str, **kwargs: Any) -> redis.ConnectionPool:
-        key = f"{url} {sorted(kwargs.items())!r}"
-        with cls._lock:
-            if key not in cls._shared:
-                cls._shared[key] = redis.ConnectionPool.from_url(url, **kwargs)
-            return cls._shared[key]
-
-
 # Throttle counters live in the cache: shared through Redis when there is one.
 CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache with one pool and one client per process (config/redis_cache.py).
+            "BACKEND": "config.redis_cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "astrocyte",
-            "OPTIONS": {"pool_class": SharedRedisPool},
         }
     }
 else:
@@ -206,7 +185,7 @@ REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes "not signed in" a 401, not a 403.
     # Session authentication enforces CSRF on unsafe methods (the browser's path).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -279,6 +258,7 @@ CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
 # --- attempts -----------------------------------------------------------------
 ACTIONS_MAX_BATCH: int = env.int("ACTIONS_MAX_BATCH", default=200)
 HINT_SECONDS: float = env.float("HINT_SECONDS", default=5.0)
+HINT_SOLVES_PER_PROCESS: int = env.int("HINT_SOLVES_PER_PROCESS", default=1)
 # Faster than a human: flagged for the admins (never refused, never hidden from the player).
 PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = env.float(
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION", default=0.12

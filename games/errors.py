@@ -80,6 +80,13 @@ class HintsNotAllowedError(GamesError):
     http_status = 403
 
 
+class HintsBusyError(GamesError):
+    """Every hint search slot of this server process is taken."""
+
+    code = "hints_busy"
+    http_status = 503
+
+
 class DayNotOverError(GamesError):
     """Other players' logs become public only once the day is over."""
 

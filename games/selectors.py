@@ -9,13 +9,11 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games import engine, solver
+from games import engine
 from games.errors import (
     AttemptNotOverError,
-    AttemptOverError,
     BadStepError,
     DayNotOverError,
-    HintsNotAllowedError,
     NotFoundError,
 )
 from games.models import Attempt, DailyChallenge, Deal
@@ -343,28 +341,6 @@ def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str
             body["seed"] = str(attempt.deal.seed_int)
             body["nonce"] = attempt.deal.nonce
     return body
-
-
-def attempt_hint(attempt: Attempt) -> dict[str, Any]:
-    """The first action of a winning line from the current position (practice only)."""
-    if attempt.kind != Attempt.Kind.PRACTICE:
-        raise HintsNotAllowedError("Hints are for practice attempts only, not ranked ones.")
-    if attempt.is_over:
-        raise AttemptOverError("This attempt is over: no more hints.")
-    board = attempt_board(attempt)
-    result = solver.solve(board, seconds=settings.HINT_SECONDS)
-    if result.solved and result.moves:
-        return {
-            "action": result.moves[0],
-            "status": result.status,
-            "moves_to_win": len(result.moves),
-            "message": f"{result.moves[0]} leads to a win in {len(result.moves)} actions.",
-        }
-    if result.status == solver.UNSOLVABLE:
-        message = "No winning line exists from this position: undo or resign."
-    else:
-        message = f"No hint found within the limit of {settings.HINT_SECONDS:g} s."
-    return {"action": None, "status": result.status, "moves_to_win": None, "message": message}
 
 
 def challenge_public_logs(

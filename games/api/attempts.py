@@ -18,7 +18,8 @@ from games.api.schema import (
     StateViewSerializer,
     error_response,
 )
-from games.selectors import attempt_detail, attempt_for_player, attempt_hint
+from games.hints import attempt_hint
+from games.selectors import attempt_detail, attempt_for_player
 from games.services.attempts import (
     attempt_close_if_day_over,
     attempt_push_actions,
@@ -156,7 +157,11 @@ class AttemptResignApi(APIView):
 
 
 class AttemptHintApi(APIView):
-    """The first action of a winning line from here, by the solver (practice attempts only)."""
+    """The first action of a winning line from here (practice attempts only).
+
+    From the deal's solution or an earlier hint's line while the player follows one, else
+    from the solver within ``HINT_SECONDS``.
+    """
 
     permission_classes = SIGNED_IN
     throttle_classes = SCOPED
@@ -180,6 +185,9 @@ class AttemptHintApi(APIView):
             404: NOT_FOUND,
             409: OVER,
             429: THROTTLED,
+            503: error_response(
+                "hints_busy: this server's hint searches are all taken; ask again shortly."
+            ),
         },
     )
     def get(self, request: Request, attempt_id: int) -> Response:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from .cards import RANKS, SUITS
 from .variants import Variant
@@ -50,7 +51,17 @@ def shuffled_pack(variant: Variant, seed: int) -> list[int]:
 
 
 def deal_layout(variant: Variant, seed: int) -> tuple[list[list[int]], list[int]]:
-    """Columns (bottom card first) and the stock (in dealing order) as card codes."""
+    """Columns (bottom card first) and the stock (in dealing order) as card codes.
+
+    Fresh lists on every call; the shuffle itself is remembered for the last few hundred
+    deals (the server re-deals the day's deal on every post it replays).
+    """
+    columns, stock = _layout(variant, check_seed(seed))
+    return [list(column) for column in columns], list(stock)
+
+
+@lru_cache(maxsize=256)
+def _layout(variant: Variant, seed: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     pack = shuffled_pack(variant, seed)
     columns: list[list[int]] = [[] for _ in range(variant.columns)]
     position = 0
@@ -59,4 +70,4 @@ def deal_layout(variant: Variant, seed: int) -> tuple[list[list[int]], list[int]
             if wanted > round_:
                 column.append(pack[position])
                 position += 1
-    return columns, pack[position:]
+    return tuple(tuple(column) for column in columns), tuple(pack[position:])

@@ -38,6 +38,7 @@ from games.selectors import (
     day_is_closed,
     utc_today,
 )
+from games.services.attempt_rows import lock_attempt, save_progress
 from games.signals import attempt_finished, attempt_progressed, attempt_voided
 
 log = logging.getLogger(__name__)
@@ -52,10 +53,10 @@ def _send_on_commit(signal: Any, attempt: Attempt) -> None:
 
 def _locked(attempt_id: int, player: Any = None) -> Attempt:
     """The attempt row, locked until the transaction ends (only the row: not its deal's)."""
-    query = Attempt.objects.select_for_update(of=("self",)).select_related("deal", "challenge")
-    if player is not None:
-        query = query.filter(player_id=getattr(player, "pk", None))
-    attempt = query.filter(pk=attempt_id).first()
+    if player is None:
+        attempt = lock_attempt(attempt_id, by_player=False)
+    else:
+        attempt = lock_attempt(attempt_id, getattr(player, "pk", None), by_player=True)
     if attempt is None:
         raise NotFoundError("No such attempt.")
     return attempt
@@ -313,16 +314,7 @@ def _push_locked(
     if board.is_won:
         _finish(attempt, board, Attempt.EndReason.WON, now)
     else:
-        attempt.save(
-            update_fields=[
-                "log",
-                "action_times",
-                "action_count",
-                "last_action_at",
-                "deals_left",
-                "runs_completed",
-            ]
-        )
+        save_progress(attempt)
     return batch_answer(board, batch, len(attempt.log), float(attempt.action_times[-1]))
 
 

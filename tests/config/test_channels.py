@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
 import pytest
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 
 
-async def round_trip_through_a_group() -> dict[str, object]:
-    layer = get_channel_layer()
+async def round_trip_through_a_group(layer: Any = None) -> dict[str, object]:
+    layer = layer or get_channel_layer()
     assert layer is not None
     channel = await layer.new_channel()
     group = f"test-{uuid.uuid4().hex}"
@@ -37,10 +39,12 @@ async def test_configured_channel_layer_delivers_group_messages() -> None:
 async def test_redis_channel_layer_round_trip() -> None:
     from channels_redis.core import RedisChannelLayer
 
-    layer = get_channel_layer()
+    # A layer of its own, built from the settings: closing its pools must not close those
+    # the process's shared layer holds on other loops (the live broadcaster's).
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
     assert isinstance(layer, RedisChannelLayer)
     try:
-        message = await round_trip_through_a_group()
+        message = await round_trip_through_a_group(layer)
         assert message == {"type": "leaderboard.update", "rank": 1}
     finally:
         await layer.close_pools()

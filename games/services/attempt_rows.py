@@ -1,0 +1,134 @@
+"""The attempt row on the hot path of the play API: read under ``SELECT … FOR UPDATE`` and
+written back, one hand-written statement each.
+
+Django's ORM spent more CPU building the SQL of the same read (a query with two
+``select_related`` joins and ~50 columns) than the rest of the post, and a model ``save``
+again about a tenth of it (docs/api.md). Values still go through the model fields'
+conversions both ways (the read applies the fields' converters; the write uses
+``get_db_prep_save``), so JSON, dates and decimals are stored exactly as the ORM would.
+
+What a post needs of the attempt's deal (variant and seed, to re-deal it) and challenge
+(date and variant, to close the day) comes in the same statement and is attached as
+partial model instances; any other field of them is loaded on access, as Django does for
+deferred fields. The statement and the columns' converters are prepared once a process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from django.db import connection, models
+
+from games.models import Attempt, DailyChallenge, Deal
+
+# What the statement reads: every column of the attempt, then these of its deal and
+# challenge, in this order.
+ATTEMPT_FIELDS = tuple(field.attname for field in Attempt._meta.concrete_fields)
+DEAL_FIELDS = ("variant", "seed")
+CHALLENGE_FIELDS = ("date", "variant")
+Converter = Callable[[Any, Any, Any], Any]
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    return cast("models.Field[Any, Any]", model._meta.get_field(name))
+
+
+def _lock_sql(by_player: bool) -> str:
+    quote = connection.ops.quote_name
+    attempts, deals = quote(Attempt._meta.db_table), quote(Deal._meta.db_table)
+    challenges = quote(DailyChallenge._meta.db_table)
+    columns = [f"a.{quote(_field(Attempt, name).column)}" for name in ATTEMPT_FIELDS]
+    columns += [f"d.{quote(name)}" for name in DEAL_FIELDS]
+    columns += [f"c.{quote(name)}" for name in CHALLENGE_FIELDS]
+    sql = (
+        f"SELECT {', '.join(columns)} "
+        f"FROM {attempts} a JOIN {deals} d ON d.{quote('id')} = a.{quote('deal_id')} "
+        f"LEFT JOIN {challenges} c ON c.{quote('id')} = a.{quote('challenge_id')} "
+        f"WHERE a.{quote('id')} = %s"
+    )
+    if by_player:
+        sql += f" AND a.{quote('player_id')} = %s"
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF a"
+    return sql
+
+
+_plans: dict[tuple[str, bool], tuple[str, list[tuple[Any, list[Converter]]]]] = {}
+
+
+def _plan(by_player: bool) -> tuple[str, list[tuple[Any, list[Converter]]]]:
+    """The statement and, per column, the ORM's converters for its field (once a process)."""
+    key = (connection.alias, by_player)
+    if key not in _plans:
+        fields: list[tuple[type[models.Model], str]] = [(Attempt, n) for n in ATTEMPT_FIELDS]
+        fields += [(Deal, name) for name in DEAL_FIELDS]
+        fields += [(DailyChallenge, name) for name in CHALLENGE_FIELDS]
+        converters = []
+        for model, name in fields:
+            column = _field(model, name).get_col(model._meta.db_table)
+            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            converters.append((column, found))
+        _plans[key] = (_lock_sql(by_player), converters)
+    return _plans[key]
+
+
+def _converted(row: tuple[Any, ...], converters: list[tuple[Any, list[Converter]]]) -> list[Any]:
+    """The row's values as the ORM would hand them to the models (JSON, dates, decimals)."""
+    values = list(row)
+    for i, (column, functions) in enumerate(converters):
+        for function in functions:
+            values[i] = function(values[i], column, connection)
+    return values
+
+
+PROGRESS_FIELDS = (
+    "log",
+    "action_times",
+    "action_count",
+    "last_action_at",
+    "deals_left",
+    "runs_completed",
+)
+
+
+def save_progress(attempt: Attempt) -> None:
+    """Write what an accepted batch changes (``PROGRESS_FIELDS``) to the attempt's row."""
+    quote = connection.ops.quote_name
+    fields = [_field(Attempt, name) for name in PROGRESS_FIELDS]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    values = [
+        field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields
+    ]
+    table = quote(Attempt._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {assignments} WHERE {quote('id')} = %s", [*values, attempt.pk]
+        )
+
+
+def lock_attempt(
+    attempt_id: int, player_id: int | None = None, *, by_player: bool
+) -> Attempt | None:
+    """The attempt (only the player's when ``by_player``), locked until the transaction ends.
+
+    Only the attempt's row is locked, not its deal's or challenge's. None when there is no
+    such attempt (or it is another player's).
+    """
+    sql, converters = _plan(by_player)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [attempt_id, player_id] if by_player else [attempt_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = _converted(row, converters)
+    alias, split = connection.alias, len(ATTEMPT_FIELDS)
+    attempt = Attempt.from_db(alias, list(ATTEMPT_FIELDS), values[:split])
+    deal_values = values[split : split + len(DEAL_FIELDS)]
+    attempt.deal = Deal.from_db(alias, ["id", *DEAL_FIELDS], [attempt.deal_id, *deal_values])
+    if attempt.challenge_id is not None:
+        challenge_values = values[split + len(DEAL_FIELDS) :]
+        attempt.challenge = DailyChallenge.from_db(
+            alias, ["id", *CHALLENGE_FIELDS], [attempt.challenge_id, *challenge_values]
+        )
+    return attempt

@@ -1,0 +1,94 @@
+"""Hints in practice: along the deal's solution and along an earlier hint's line they come
+without a search; off every known line the solver finds one; a busy process says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import engine, hints
+from games.models import Attempt, Deal
+from tests.games.api_support import client_for, make_player, solution_of, solved_deal
+
+pytestmark = pytest.mark.django_db
+
+NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
+
+
+def start_practice(client: APIClient) -> tuple[int, list[str]]:
+    deal = solved_deal(pool=Deal.Pool.PRACTICE)
+    response = client.post("/api/v1/practice/start/", {"variant": deal.variant}, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()["id"], solution_of(deal)
+
+
+def hint(client: APIClient, attempt_id: int) -> Any:
+    return client.get(f"/api/v1/attempts/{attempt_id}/hint/")
+
+
+def play(client: APIClient, attempt_id: int, offset: int, action: str) -> None:
+    response = client.post(
+        f"/api/v1/attempts/{attempt_id}/actions/",
+        {"offset": offset, "actions": [action]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+
+
+def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
+    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    client = client_for(make_player())
+    attempt_id, solution = start_practice(client)
+    for offset in range(5):
+        answer = hint(client, attempt_id).json()
+        assert answer["action"] == solution[offset]
+        assert answer["moves_to_win"] == len(solution) - offset
+        play(client, attempt_id, offset, answer["action"])
+
+
+def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
+    settings: Any,
+) -> None:
+    client = client_for(make_player())
+    attempt_id, solution = start_practice(client)
+    deal = Attempt.objects.get(pk=attempt_id).deal
+    board = engine.Board.deal(deal.variant, deal.seed_int)
+    detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
+    play(client, attempt_id, 0, detour)
+
+    settings.HINT_SECONDS = 20.0
+    first = hint(client, attempt_id).json()
+    assert first["status"] == "solved" and first["action"], first
+    board.push_text(detour)
+    assert first["action"] in board.legal_actions()
+
+    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    play(client, attempt_id, 1, first["action"])
+    second = hint(client, attempt_id).json()
+    assert second["action"] is not None, second
+    assert second["moves_to_win"] == first["moves_to_win"] - 1
+
+
+def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
+    settings: Any,
+) -> None:
+    settings.HINT_SECONDS = 20.0
+    client = client_for(make_player())
+    attempt_id, solution = start_practice(client)
+    deal = Attempt.objects.get(pk=attempt_id).deal
+    board = engine.Board.deal(deal.variant, deal.seed_int)
+    detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
+    play(client, attempt_id, 0, detour)
+    slots = hints._solve_slots()
+    for _ in range(settings.HINT_SOLVES_PER_PROCESS):
+        assert slots.acquire(blocking=False)
+    try:
+        busy = hint(client, attempt_id)
+    finally:
+        for _ in range(settings.HINT_SOLVES_PER_PROCESS):
+            slots.release()
+    assert busy.status_code == 503
+    assert busy.json()["error"]["code"] == "hints_busy"
+    assert hint(client, attempt_id).status_code == 200  # free again
