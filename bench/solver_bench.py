@@ -5,8 +5,9 @@
 Each finished deal is appended as one JSON line to ``--out`` (default
 ``bench/results/solver-VARIANT.jsonl``); a rerun skips the seeds already there for the same
 variant, limit and SOLVER_VERSION, so a long run can be stopped and continued. The summary
-(solved %, unknown count, median / p90 time, median par, peak memory) covers every line of
-the file that matches.
+(solved %, unknown count, median / p90 time, median par, peak memory, and the thirds of the
+solved deals' difficulty numbers, from which ``games.solver.api.THRESHOLDS`` are set) covers
+every line of the file that matches.
 """
 
 from __future__ import annotations
@@ -89,7 +90,15 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "p90_seconds": round(percentile(times, 0.9), 2) if times else None,
         "median_par": statistics.median(pars) if pars else None,
         "peak_memory_mb": max((row["peak_memory_mb"] for row in rows), default=0.0),
+        # where api.THRESHOLDS come from: the thirds of the solved deals' difficulty numbers
+        "difficulty_thirds": _thirds([row["difficulty"][1] for row in solved]),
     }
+
+
+def _thirds(numbers: list[float]) -> list[float] | None:
+    if not numbers:
+        return None
+    return [round(percentile(numbers, 1 / 3), 1), round(percentile(numbers, 2 / 3), 1)]
 
 
 def _results(jobs: list[tuple[str, int, float, int]], workers: int) -> Iterator[dict[str, Any]]:

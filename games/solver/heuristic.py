@@ -47,8 +47,13 @@ STAGED_DIG = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1)
 # them is as stuck as a broken one (with 1, the stages built long mixed stacks that the last
 # stage could not undo).
 STAGED_SUIT = Weights(cells=(0, 4, 10, 18, 30), over_down=1, off_suit=2)
-STAGED_DEEP_SUIT = Weights(cells=(0, 4, 10, 18, 30), over_each_down=1, off_suit=2)
 STAGED_DIG_SUIT = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1, off_suit=2)
+# Digging first: face-down cards dearer still (the stages of the hard deals left 20-40 of
+# them for the last one), with breaks and empty columns to match, or with cheap cells.
+STAGED_STRICT = Weights(down=10, brk=3, off_suit=3, empty=-8, cells=(0, 5, 12, 21, 33), over_down=1)
+STAGED_DOWN = Weights(down=8, off_suit=2, cells=(0, 4, 10, 18, 30), over_down=1)
+STAGED_EMPTY = Weights(down=6, off_suit=2, empty=-8, cells=(0, 3, 7, 12, 18), over_each_down=1)
+STAGED_CELLS = Weights(down=5, off_suit=2, cells=(0, 2, 5, 9, 14), over_down=2)
 # The last stage (stock empty): every break alike, empty columns worth less than while
 # dealing (nothing has to fill them before a deal), and cells cheap and flat, so the search
 # is willing to park cards while it rebuilds the suits.

@@ -33,8 +33,11 @@ from .encoding import decode
 from .heuristic import (
     ENDGAME,
     STAGED,
-    STAGED_DEEP_SUIT,
+    STAGED_CELLS,
     STAGED_DIG_SUIT,
+    STAGED_DOWN,
+    STAGED_EMPTY,
+    STAGED_STRICT,
     STAGED_SUIT,
     Weights,
 )
@@ -63,7 +66,14 @@ class Round:
 # deals the others miss), so trying all of them narrow before going wide solves more, sooner.
 # Narrow rounds (beam 1, 1,000 positions a stage) cost about 5,000-10,000 positions each and
 # win most deals; the wider ones are for the rest.
-PORTFOLIO = (STAGED_SUIT, STAGED_DIG_SUIT, STAGED, STAGED_DEEP_SUIT)
+PORTFOLIO = (
+    STAGED_STRICT,
+    STAGED_DOWN,
+    STAGED_SUIT,
+    STAGED_EMPTY,
+    STAGED_CELLS,
+    STAGED_DIG_SUIT,
+)
 SCHEDULE = (
     *(
         Round(beam, stage_nodes, final_nodes, weights, ENDGAME)
