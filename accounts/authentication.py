@@ -16,26 +16,38 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from config.row_reader import RowReader
 
-def _lookup_sql() -> str:
-    quote = connection.ops.quote_name
-    users = quote(get_user_model()._meta.db_table)
-    tokens = quote(Token._meta.db_table)
-    return (
-        f"SELECT {users}.* FROM {users} JOIN {tokens} "
-        f"ON {tokens}.{quote('user_id')} = {users}.{quote('id')} "
-        f"WHERE {tokens}.{quote('key')} = %s"
-    )
+_readers: list[tuple[RowReader, list[str], str]] = []
+
+
+def _reader() -> tuple[RowReader, list[str], str]:
+    """The user's columns, their field names and the statement (made once a process)."""
+    if not _readers:
+        user_model = get_user_model()
+        names = [field.attname for field in user_model._meta.concrete_fields]
+        reader = RowReader([(user_model, name) for name in names])
+        quote = connection.ops.quote_name
+        sql = (
+            f"SELECT {reader.sql_columns({user_model: 'u'})} "
+            f"FROM {quote(user_model._meta.db_table)} u JOIN {quote(Token._meta.db_table)} t "
+            f"ON t.{quote('user_id')} = u.{quote('id')} WHERE t.{quote('key')} = %s"
+        )
+        _readers.append((reader, names, sql))
+    return _readers[0]
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, as DRF's, with a cheaper lookup."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        users = list(get_user_model().objects.raw(_lookup_sql(), [key]))
-        if not users:
+        reader, names, sql = _reader()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [key])
+            row = cursor.fetchone()
+        if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = users[0]
+        user = get_user_model().from_db(connection.alias, names, reader.convert(row))
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token = Token.from_db(connection.alias, ["key", "user_id"], [key, user.pk])

@@ -207,7 +207,10 @@ def main() -> None:
         import pstats
 
         profiler.disable()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+        stats = pstats.Stats(profiler)
+        if os.environ.get("PROFILE_OUT"):
+            stats.dump_stats(os.environ["PROFILE_OUT"])
+        stats.sort_stats("cumulative").print_stats(40)
 
 
 if __name__ == "__main__":

@@ -10,16 +10,15 @@ conversions both ways (the read applies the fields' converters; the write uses
 What a post needs of the attempt's deal (variant and seed, to re-deal it) and challenge
 (date and variant, to close the day) comes in the same statement and is attached as
 partial model instances; any other field of them is loaded on access, as Django does for
-deferred fields. The statement and the columns' converters are prepared once a process.
+deferred fields. The statement and the columns' converters (config/row_reader.py) are
+prepared once a process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+from django.db import connection
 
-from django.db import connection, models
-
+from config.row_reader import RowReader, model_field
 from games.models import Attempt, DailyChallenge, Deal
 
 # What the statement reads: every column of the attempt, then these of its deal and
@@ -27,59 +26,32 @@ from games.models import Attempt, DailyChallenge, Deal
 ATTEMPT_FIELDS = tuple(field.attname for field in Attempt._meta.concrete_fields)
 DEAL_FIELDS = ("variant", "seed")
 CHALLENGE_FIELDS = ("date", "variant")
-Converter = Callable[[Any, Any, Any], Any]
-
-
-def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
-    return cast("models.Field[Any, Any]", model._meta.get_field(name))
+READER = RowReader(
+    [(Attempt, name) for name in ATTEMPT_FIELDS]
+    + [(Deal, name) for name in DEAL_FIELDS]
+    + [(DailyChallenge, name) for name in CHALLENGE_FIELDS]
+)
+_statements: dict[bool, str] = {}
 
 
 def _lock_sql(by_player: bool) -> str:
-    quote = connection.ops.quote_name
-    attempts, deals = quote(Attempt._meta.db_table), quote(Deal._meta.db_table)
-    challenges = quote(DailyChallenge._meta.db_table)
-    columns = [f"a.{quote(_field(Attempt, name).column)}" for name in ATTEMPT_FIELDS]
-    columns += [f"d.{quote(name)}" for name in DEAL_FIELDS]
-    columns += [f"c.{quote(name)}" for name in CHALLENGE_FIELDS]
-    sql = (
-        f"SELECT {', '.join(columns)} "
-        f"FROM {attempts} a JOIN {deals} d ON d.{quote('id')} = a.{quote('deal_id')} "
-        f"LEFT JOIN {challenges} c ON c.{quote('id')} = a.{quote('challenge_id')} "
-        f"WHERE a.{quote('id')} = %s"
-    )
-    if by_player:
-        sql += f" AND a.{quote('player_id')} = %s"
-    if connection.features.has_select_for_update_of:
-        sql += " FOR UPDATE OF a"
-    return sql
-
-
-_plans: dict[tuple[str, bool], tuple[str, list[tuple[Any, list[Converter]]]]] = {}
-
-
-def _plan(by_player: bool) -> tuple[str, list[tuple[Any, list[Converter]]]]:
-    """The statement and, per column, the ORM's converters for its field (once a process)."""
-    key = (connection.alias, by_player)
-    if key not in _plans:
-        fields: list[tuple[type[models.Model], str]] = [(Attempt, n) for n in ATTEMPT_FIELDS]
-        fields += [(Deal, name) for name in DEAL_FIELDS]
-        fields += [(DailyChallenge, name) for name in CHALLENGE_FIELDS]
-        converters = []
-        for model, name in fields:
-            column = _field(model, name).get_col(model._meta.db_table)
-            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            converters.append((column, found))
-        _plans[key] = (_lock_sql(by_player), converters)
-    return _plans[key]
-
-
-def _converted(row: tuple[Any, ...], converters: list[tuple[Any, list[Converter]]]) -> list[Any]:
-    """The row's values as the ORM would hand them to the models (JSON, dates, decimals)."""
-    values = list(row)
-    for i, (column, functions) in enumerate(converters):
-        for function in functions:
-            values[i] = function(values[i], column, connection)
-    return values
+    if by_player not in _statements:
+        quote = connection.ops.quote_name
+        attempts, deals = quote(Attempt._meta.db_table), quote(Deal._meta.db_table)
+        challenges = quote(DailyChallenge._meta.db_table)
+        columns = READER.sql_columns({Attempt: "a", Deal: "d", DailyChallenge: "c"})
+        sql = (
+            f"SELECT {columns} "
+            f"FROM {attempts} a JOIN {deals} d ON d.{quote('id')} = a.{quote('deal_id')} "
+            f"LEFT JOIN {challenges} c ON c.{quote('id')} = a.{quote('challenge_id')} "
+            f"WHERE a.{quote('id')} = %s"
+        )
+        if by_player:
+            sql += f" AND a.{quote('player_id')} = %s"
+        if connection.features.has_select_for_update_of:
+            sql += " FOR UPDATE OF a"
+        _statements[by_player] = sql
+    return _statements[by_player]
 
 
 PROGRESS_FIELDS = (
@@ -95,7 +67,7 @@ PROGRESS_FIELDS = (
 def save_progress(attempt: Attempt) -> None:
     """Write what an accepted batch changes (``PROGRESS_FIELDS``) to the attempt's row."""
     quote = connection.ops.quote_name
-    fields = [_field(Attempt, name) for name in PROGRESS_FIELDS]
+    fields = [model_field(Attempt, name) for name in PROGRESS_FIELDS]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     values = [
         field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields
@@ -115,13 +87,12 @@ def lock_attempt(
     Only the attempt's row is locked, not its deal's or challenge's. None when there is no
     such attempt (or it is another player's).
     """
-    sql, converters = _plan(by_player)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [attempt_id, player_id] if by_player else [attempt_id])
+        cursor.execute(_lock_sql(by_player), [attempt_id, player_id] if by_player else [attempt_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    values = _converted(row, converters)
+    values = READER.convert(row)
     alias, split = connection.alias, len(ATTEMPT_FIELDS)
     attempt = Attempt.from_db(alias, list(ATTEMPT_FIELDS), values[:split])
     deal_values = values[split : split + len(DEAL_FIELDS)]
