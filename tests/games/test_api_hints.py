@@ -37,6 +37,17 @@ def play(client: APIClient, attempt_id: int, offset: int, action: str) -> None:
     assert response.status_code == 200, response.content
 
 
+def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
+    """A practice game whose first action is not the solution's: (attempt id, position)."""
+    attempt_id, solution = start_practice(client)
+    deal = Attempt.objects.get(pk=attempt_id).deal
+    board = engine.Board.deal(deal.variant, deal.seed_int)
+    detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
+    play(client, attempt_id, 0, detour)
+    board.push_text(detour)
+    return attempt_id, board
+
+
 def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
     settings.HINT_SECONDS = NO_TIME_TO_SEARCH
     client = client_for(make_player())
@@ -52,16 +63,11 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     settings: Any,
 ) -> None:
     client = client_for(make_player())
-    attempt_id, solution = start_practice(client)
-    deal = Attempt.objects.get(pk=attempt_id).deal
-    board = engine.Board.deal(deal.variant, deal.seed_int)
-    detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
-    play(client, attempt_id, 0, detour)
+    attempt_id, board = start_off_the_solution(client)
 
     settings.HINT_SECONDS = 20.0
     first = hint(client, attempt_id).json()
     assert first["status"] == "solved" and first["action"], first
-    board.push_text(detour)
     assert first["action"] in board.legal_actions()
 
     settings.HINT_SECONDS = NO_TIME_TO_SEARCH
@@ -76,11 +82,7 @@ def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
 ) -> None:
     settings.HINT_SECONDS = 20.0
     client = client_for(make_player())
-    attempt_id, solution = start_practice(client)
-    deal = Attempt.objects.get(pk=attempt_id).deal
-    board = engine.Board.deal(deal.variant, deal.seed_int)
-    detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
-    play(client, attempt_id, 0, detour)
+    attempt_id, _ = start_off_the_solution(client)
     slots = hints._solve_slots()
     for _ in range(settings.HINT_SOLVES_PER_PROCESS):
         assert slots.acquire(blocking=False)
