@@ -33,7 +33,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import close_old_connections, connection
 
-from games.models import DailyChallenge
+from games.models import Attempt, DailyChallenge
 from leaderboards import selectors
 
 log = logging.getLogger(__name__)
@@ -103,8 +103,8 @@ def _progress_payload(attempt_id: int) -> tuple[int, dict[str, Any]] | None:
 
 
 def _voided_payload(challenge_id: int, attempt_id: int) -> dict[str, Any]:
-    found = selectors.attempt_progress(attempt_id)
-    username = found[1]["username"] if found else None
+    attempt = Attempt.objects.filter(pk=attempt_id).select_related("player").first()
+    username = attempt.player.get_username() if attempt else None
     return board_payload(challenge_id, voided={"attempt_id": attempt_id, "username": username})
 
 

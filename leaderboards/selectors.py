@@ -139,21 +139,25 @@ def player_rank(challenge: DailyChallenge | int, player: Any) -> BoardRow | None
 
 
 def players_counts(challenge: DailyChallenge | int) -> dict[str, int]:
-    """How many players are playing (open ranked attempts) and how many are on the board."""
+    """How many players are playing (open ranked attempts, not voided) and how many are on
+    the board."""
     challenge_id = _challenge_id(challenge)
-    playing = Attempt.objects.filter(
-        challenge_id=challenge_id, kind=Attempt.Kind.RANKED, ended_at__isnull=True
-    ).count()
+    playing = _playing(challenge_id).count()
     finished = _sum_counts(BoardScoreCount.objects.filter(challenge_id=challenge_id))
     return {"playing": playing, "finished": finished}
+
+
+def _playing(challenge_id: int) -> QuerySet[Attempt]:
+    """Open ranked attempts; a voided one has left the live panels as it left the board."""
+    return Attempt.objects.filter(
+        challenge_id=challenge_id, kind=Attempt.Kind.RANKED, ended_at__isnull=True, voided=False
+    )
 
 
 def live_progress(challenge: DailyChallenge | int, limit: int = 100) -> list[dict[str, Any]]:
     """Everyone playing now (the most recently active first): no log, no card."""
     attempts = (
-        Attempt.objects.filter(
-            challenge_id=_challenge_id(challenge), kind=Attempt.Kind.RANKED, ended_at__isnull=True
-        )
+        _playing(_challenge_id(challenge))
         .select_related("player")
         .order_by(F("last_action_at").desc(nulls_last=True), "id")[:limit]
     )
@@ -173,9 +177,10 @@ def progress_row(attempt: Attempt) -> dict[str, Any]:
 
 
 def attempt_progress(attempt_id: int) -> tuple[int | None, dict[str, Any]] | None:
-    """(challenge id, progress row) of one ranked attempt, None if it is not on a board."""
+    """(challenge id, progress row) of one ranked attempt, None if it is not on a board (a
+    practice or a voided attempt)."""
     attempt = (
-        Attempt.objects.filter(pk=attempt_id, kind=Attempt.Kind.RANKED)
+        Attempt.objects.filter(pk=attempt_id, kind=Attempt.Kind.RANKED, voided=False)
         .select_related("player")
         .first()
     )

@@ -164,6 +164,27 @@ async def test_pushes_after_progress_finish_and_void() -> None:
     await communicator.disconnect()
 
 
+async def test_voiding_an_open_attempt_takes_it_off_the_players_list() -> None:
+    challenge = await db(make_challenge)()
+    cheat, fair = await db(make_user)("cheat"), await db(make_user)("fair")
+    suspect = await db(make_attempt)(challenge, cheat, ended_at=None)
+    await db(make_attempt)(challenge, fair, ended_at=None)
+    communicator, snapshot = await watch(challenge.pk)
+    assert snapshot["counts"]["playing"] == 2
+
+    await db(void)(suspect)
+    board = await next_of(communicator, "board")
+    assert board["voided"] == {"attempt_id": suspect.pk, "username": "cheat"}
+    assert board["counts"] == {"playing": 1, "finished": 0}
+    # Its later progress is not pushed, and a new watcher does not see it playing.
+    await db(progress)(suspect, runs=1, actions=20, deals_left=4)
+    assert [m for m in await drain(communicator, 0.5) if m["type"] == "progress"] == []
+    await communicator.disconnect()
+    again, snapshot = await watch(challenge.pk)
+    assert [row["username"] for row in snapshot["playing"]] == ["fair"]
+    await again.disconnect()
+
+
 async def test_practice_and_other_challenges_push_nothing_here() -> None:
     challenge = await db(make_challenge)()
     other = await db(make_challenge)(variant="spider1")

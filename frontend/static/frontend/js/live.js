@@ -69,6 +69,8 @@ export class PlayingSet {
       this.rows = new Map(message.playing.map((row) => [row.attempt_id, row]));
       this.counted = message.counts.playing;
     } else if (message.type === "board") {
+      // A voided attempt leaves the board and, if it was still open, the players' list.
+      if (message.voided) this.rows.delete(message.voided.attempt_id);
       this.counted = message.counts.playing;
     } else if (message.type === "progress") {
       const row = message.player;
