@@ -7,13 +7,17 @@ plateau. Here the search works stage by stage (a stage is the play between two d
 1. From each position of the frontier, a local best-first search (the shared ``Expander``,
    so no position is looked at twice in a round) expands up to ``stage_nodes`` positions of
    the stage. Its deal children are not expanded: they are collected as candidates, ranked
-   by their penalty after the deal.
+   by their penalty after the deal (computed without playing the deal; only the kept
+   candidates are played).
 2. The best ``beam`` candidates of all the frontier's searches form the next frontier.
-3. Once the stock is empty, each frontier position gets a deeper best-first search of its
-   own (``final_nodes``), the last stage being the one that needs real planning.
+3. Once the stock is empty, each frontier position gets a best-first search of its own
+   (``final_nodes``, the ``ENDGAME`` weighting), the last stage being the one that needs
+   real planning.
 
-A round fails when no stage leaves a candidate or the final searches find nothing; the next
-round is wider (a larger beam, more nodes a stage). Every budget is counted in positions,
+Both kinds of search also take compound steps (``macros.py``: joins and digs) in the two-
+and four-suit variants. A round fails when no stage leaves a candidate or the final
+searches find nothing; the next round uses the next weighting of the portfolio, and after
+all of them a wider one (a larger beam, more nodes a stage). Every budget is counted in positions,
 not seconds, so the result (line, nodes) is the same on every run unless the time limit
 stops the search. Only the time and memory limits stop it early.
 

@@ -185,7 +185,7 @@ def test_difficulty_labels() -> None:
 
 def test_difficulty_labels_are_relative_to_the_variant() -> None:
     # a typical solved Astrocyte deal: hard by the general scale, medium among Astrocyte deals
-    typical = SolveResult("solved", ["deal"] * 320, nodes=200_000)
+    typical = SolveResult("solved", ["deal"] * 256, nodes=15_000)
     assert difficulty(typical)[0] == "hard"
     assert difficulty(typical, "astrocyte") == ("medium", difficulty(typical)[1])
     assert difficulty(SolveResult("solved", ["deal"] * 120, nodes=1_000), "spider1")[0] == "easy"
