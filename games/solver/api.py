@@ -18,7 +18,7 @@ from .staged import staged_search
 
 # Bump when a change can alter a result (the line found, its length, the effort): difficulty
 # numbers are comparable only within one version.
-SOLVER_VERSION = 3
+SOLVER_VERSION = 4
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"

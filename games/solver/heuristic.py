@@ -54,6 +54,12 @@ STAGED_STRICT = Weights(down=10, brk=3, off_suit=3, empty=-8, cells=(0, 5, 12, 2
 STAGED_DOWN = Weights(down=8, off_suit=2, cells=(0, 4, 10, 18, 30), over_down=1)
 STAGED_EMPTY = Weights(down=6, off_suit=2, empty=-8, cells=(0, 3, 7, 12, 18), over_each_down=1)
 STAGED_CELLS = Weights(down=5, off_suit=2, cells=(0, 2, 5, 9, 14), over_down=2)
+# Breaks dearer than face-down cards relative to the ones above (each won Astrocyte deals
+# that all six before lost at every width tried within 60 s).
+STAGED_BREAKS = Weights(
+    down=7, brk=3, off_suit=2, empty=-8, cells=(0, 5, 12, 21, 33), over_each_down=1
+)
+STAGED_OVER = Weights(down=8, brk=3, off_suit=3, empty=-6, cells=(0, 3, 7, 12, 18), over_down=2)
 # The last stage (stock empty): every break alike, empty columns worth less than while
 # dealing (nothing has to fill them before a deal), and cells cheap and flat, so the search
 # is willing to park cards while it rebuilds the suits.

@@ -37,10 +37,12 @@ from .encoding import decode
 from .heuristic import (
     ENDGAME,
     STAGED,
+    STAGED_BREAKS,
     STAGED_CELLS,
     STAGED_DIG_SUIT,
     STAGED_DOWN,
     STAGED_EMPTY,
+    STAGED_OVER,
     STAGED_STRICT,
     STAGED_SUIT,
     Weights,
@@ -78,21 +80,31 @@ PORTFOLIO = (
     STAGED_CELLS,
     STAGED_DIG_SUIT,
 )
-SCHEDULE = (
-    *(
-        Round(beam, stage_nodes, final_nodes, weights, ENDGAME)
-        for beam, stage_nodes, final_nodes in (
-            (1, 1_000, 5_000),
-            (1, 2_000, 10_000),
-            (1, 5_000, 20_000),
-            (1, 10_000, 40_000),
-            (2, 20_000, 60_000),
-            (4, 30_000, 100_000),
-            (8, 40_000, 150_000),
-        )
-        for weights in PORTFOLIO
-    ),
+# Astrocyte (cells) tries two more: they won deals all six lost; in Spider they won none of
+# the deals tried and only delayed the wider rounds.
+PORTFOLIO_CELLS = (*PORTFOLIO, STAGED_BREAKS, STAGED_OVER)
+WIDTHS = (
+    # (beam, stage_nodes, final_nodes)
+    (1, 1_000, 5_000),
+    (1, 2_000, 10_000),
+    (1, 5_000, 20_000),
+    (1, 10_000, 40_000),
+    (2, 20_000, 60_000),
+    (4, 30_000, 100_000),
+    (8, 40_000, 150_000),
 )
+
+
+def _schedule(portfolio: tuple[Weights, ...]) -> tuple[Round, ...]:
+    return tuple(
+        Round(beam, stage_nodes, final_nodes, weights, ENDGAME)
+        for beam, stage_nodes, final_nodes in WIDTHS
+        for weights in portfolio
+    )
+
+
+SCHEDULE = _schedule(PORTFOLIO)
+SCHEDULE_CELLS = _schedule(PORTFOLIO_CELLS)
 
 # Joins and digs as single steps (``macros.py``) in every stage and in the final searches,
 # except with one suit: there every card has eight copies, the joins multiply and cost more
@@ -287,9 +299,14 @@ def staged_search(
     memory_cap_bytes: int,
     progress: ProgressCallback | None = None,
     progress_every: int = 50_000,
-    schedule: tuple[Round, ...] = SCHEDULE,
+    schedule: tuple[Round, ...] | None = None,
 ) -> SearchOutcome:
-    """Search from ``start`` (not modified) stage by stage; ``solved`` or ``unknown``."""
+    """Search from ``start`` (not modified) stage by stage; ``solved`` or ``unknown``.
+
+    Without a ``schedule``, the variant's: ``SCHEDULE_CELLS`` with cells, else ``SCHEDULE``.
+    """
+    if schedule is None:
+        schedule = SCHEDULE_CELLS if start.variant.cells else SCHEDULE
     if start.is_won:
         return SearchOutcome("solved", [], 0, 0, "already won")
     search = StagedSearch(
