@@ -210,12 +210,13 @@ def verify(variant: Variant | str, seed: int, moves: list[str]) -> bool:
 EASY_BELOW = 40.0
 HARD_FROM = 60.0
 # (easy below, hard from) per variant: the thirds of the difficulty numbers of the deals
-# SOLVER_VERSION 3 solved in the bench/solver_bench.py runs of docs/solver.md (60 s a deal;
-# astrocyte 1-200, spider1/2/4 1-100), as printed in the summary's "difficulty_thirds". A
+# solved in the bench/solver_bench.py runs of docs/solver.md (60 s a deal; astrocyte 1-200
+# with SOLVER_VERSION 4, spider1/2/4 1-100 with version 3, whose Spider search version 4
+# keeps), as printed in the summary's "difficulty_thirds". A
 # label says how a deal compares with the others of its variant; the number compares across
 # variants.
 THRESHOLDS: dict[str, tuple[float, float]] = {
-    "astrocyte": (64.1, 70.0),
+    "astrocyte": (64.2, 70.7),
     "spider1": (46.6, 56.5),
     "spider2": (51.5, 53.0),
     "spider4": (57.6, 62.0),
