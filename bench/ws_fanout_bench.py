@@ -216,7 +216,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--wait", type=float, default=3.0, help="seconds allowed per round")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--no-server", action="store_true", help="use a server already on --port")
     args = parser.parse_args()
 
