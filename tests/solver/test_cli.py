@@ -49,7 +49,10 @@ def test_errors_are_one_line_with_status_2(
 def test_runs_as_a_module() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "games.solver", "spider1", "5", "--seconds", "20"],
-        capture_output=True, text=True, check=False, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert done.returncode == 0
     assert json.loads(done.stdout)["status"] == "solved"

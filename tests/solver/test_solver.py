@@ -13,8 +13,12 @@ from games.solver.shorten import shorten
 
 # (variant, seed) pairs the solver wins in well under a few seconds (see docs/solver.md)
 QUICK_DEALS = [
-    ("spider1", 2), ("spider1", 5), ("spider1", 9),
-    ("spider2", 1), ("astrocyte", 4), ("astrocyte", 9),
+    ("spider1", 2),
+    ("spider1", 5),
+    ("spider1", 9),
+    ("spider2", 1),
+    ("astrocyte", 4),
+    ("astrocyte", 9),
 ]
 
 
@@ -72,8 +76,9 @@ def _dead_spider(columns: list[list[str]]) -> Board:
 
 def test_a_dead_position_is_unsolvable() -> None:
     # a few spades that can shuffle around (an empty column appears) but never make a run
-    board = _dead_spider([["5S"], ["AS"], ["3S"], ["2S"], ["KS"], ["9S"], ["9S"], ["QS"],
-                          ["7S"], ["TS"]])
+    board = _dead_spider(
+        [["5S"], ["AS"], ["3S"], ["2S"], ["KS"], ["9S"], ["9S"], ["QS"], ["7S"], ["TS"]]
+    )
     assert board.legal_moves()
     result = solve(board, seconds=20)
     assert result.status == "unsolvable"
