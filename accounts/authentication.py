@@ -8,6 +8,7 @@ still the ``Token`` (logout deletes it).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -18,23 +19,20 @@ from rest_framework.authtoken.models import Token
 
 from config.row_reader import RowReader
 
-_readers: list[tuple[RowReader, list[str], str]] = []
 
-
+@functools.cache
 def _reader() -> tuple[RowReader, list[str], str]:
     """The user's columns, their field names and the statement (made once a process)."""
-    if not _readers:
-        user_model = get_user_model()
-        names = [field.attname for field in user_model._meta.concrete_fields]
-        reader = RowReader([(user_model, name) for name in names])
-        quote = connection.ops.quote_name
-        sql = (
-            f"SELECT {reader.sql_columns({user_model: 'u'})} "
-            f"FROM {quote(user_model._meta.db_table)} u JOIN {quote(Token._meta.db_table)} t "
-            f"ON t.{quote('user_id')} = u.{quote('id')} WHERE t.{quote('key')} = %s"
-        )
-        _readers.append((reader, names, sql))
-    return _readers[0]
+    user_model = get_user_model()
+    names = [field.attname for field in user_model._meta.concrete_fields]
+    reader = RowReader([(user_model, name) for name in names])
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {reader.sql_columns({user_model: 'u'})} "
+        f"FROM {quote(user_model._meta.db_table)} u JOIN {quote(Token._meta.db_table)} t "
+        f"ON t.{quote('user_id')} = u.{quote('id')} WHERE t.{quote('key')} = %s"
+    )
+    return reader, names, sql
 
 
 class TokenAuthentication(authentication.TokenAuthentication):

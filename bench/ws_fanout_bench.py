@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import prod_server
+from bench.api_load_bench import setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_S = 1.0
@@ -46,16 +47,6 @@ def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
         database_url=args.database_url,
         redis_url=args.redis_url,
     )
-
-
-def setup_django(args: argparse.Namespace) -> None:
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ["REDIS_URL"] = args.redis_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
 
 
 def make_challenge(rounds: int) -> tuple[int, list[int]]:

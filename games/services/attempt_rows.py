@@ -16,7 +16,10 @@ prepared once a process.
 
 from __future__ import annotations
 
-from django.db import connection
+import functools
+from typing import Any
+
+from django.db import connection, models
 
 from config.row_reader import RowReader, model_field
 from games.models import Attempt, DailyChallenge, Deal
@@ -31,27 +34,26 @@ READER = RowReader(
     + [(Deal, name) for name in DEAL_FIELDS]
     + [(DailyChallenge, name) for name in CHALLENGE_FIELDS]
 )
-_statements: dict[bool, str] = {}
 
 
+@functools.cache
 def _lock_sql(by_player: bool) -> str:
-    if by_player not in _statements:
-        quote = connection.ops.quote_name
-        attempts, deals = quote(Attempt._meta.db_table), quote(Deal._meta.db_table)
-        challenges = quote(DailyChallenge._meta.db_table)
-        columns = READER.sql_columns({Attempt: "a", Deal: "d", DailyChallenge: "c"})
-        sql = (
-            f"SELECT {columns} "
-            f"FROM {attempts} a JOIN {deals} d ON d.{quote('id')} = a.{quote('deal_id')} "
-            f"LEFT JOIN {challenges} c ON c.{quote('id')} = a.{quote('challenge_id')} "
-            f"WHERE a.{quote('id')} = %s"
-        )
-        if by_player:
-            sql += f" AND a.{quote('player_id')} = %s"
-        if connection.features.has_select_for_update_of:
-            sql += " FOR UPDATE OF a"
-        _statements[by_player] = sql
-    return _statements[by_player]
+    """The locking read (made once a process)."""
+    quote = connection.ops.quote_name
+    attempts, deals = quote(Attempt._meta.db_table), quote(Deal._meta.db_table)
+    challenges = quote(DailyChallenge._meta.db_table)
+    columns = READER.sql_columns({Attempt: "a", Deal: "d", DailyChallenge: "c"})
+    sql = (
+        f"SELECT {columns} "
+        f"FROM {attempts} a JOIN {deals} d ON d.{quote('id')} = a.{quote('deal_id')} "
+        f"LEFT JOIN {challenges} c ON c.{quote('id')} = a.{quote('challenge_id')} "
+        f"WHERE a.{quote('id')} = %s"
+    )
+    if by_player:
+        sql += f" AND a.{quote('player_id')} = %s"
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF a"
+    return sql
 
 
 PROGRESS_FIELDS = (
@@ -64,19 +66,24 @@ PROGRESS_FIELDS = (
 )
 
 
+@functools.cache
+def _progress_sql() -> tuple[str, tuple[models.Field[Any, Any], ...]]:
+    """The write-back of ``PROGRESS_FIELDS`` and those fields (made once a process)."""
+    quote = connection.ops.quote_name
+    fields = tuple(model_field(Attempt, name) for name in PROGRESS_FIELDS)
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    table = quote(Attempt._meta.db_table)
+    return f"UPDATE {table} SET {assignments} WHERE {quote('id')} = %s", fields
+
+
 def save_progress(attempt: Attempt) -> None:
     """Write what an accepted batch changes (``PROGRESS_FIELDS``) to the attempt's row."""
-    quote = connection.ops.quote_name
-    fields = [model_field(Attempt, name) for name in PROGRESS_FIELDS]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql, fields = _progress_sql()
     values = [
         field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields
     ]
-    table = quote(Attempt._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {assignments} WHERE {quote('id')} = %s", [*values, attempt.pk]
-        )
+        cursor.execute(sql, [*values, attempt.pk])
 
 
 def lock_attempt(
