@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.services import SignupError, user_signup
-from accounts.throttles import AddressRateThrottle
 from config.api_errors import DomainError
+from config.throttles import AddressRateThrottle
 from games.api.schema import ErrorSerializer
 
 

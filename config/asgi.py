@@ -8,23 +8,29 @@ the ORM, the admin). Django's own ASGI handler runs such a request by hopping be
 event loop and a thread of its own for every middleware hook, the view and each signal,
 and it makes the database connection and the cache client anew per request; on the play
 API that cost as much CPU as the request itself (docs/api.md). Here each HTTP request
-makes one hop: the whole request runs in a thread of a fixed pool (`WEB_THREADS` per
-process), as under a threaded WSGI server, while uvicorn keeps serving the WebSockets on
-the event loop.
+makes one hop each way (`config/wsgi_in_threads.py`): the whole request runs in a thread
+of a fixed pool (`WEB_THREADS` per process), as under a threaded WSGI server, while
+uvicorn keeps serving the WebSockets on the event loop.
 """
 
 import os
 from typing import Any, cast
 
-from a2wsgi import WSGIMiddleware
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
+
+from config.wsgi_in_threads import ThreadedWSGIApp
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_wsgi_app = get_wsgi_application()
 # (django-stubs types the handler's answer as a response, which is an iterable of bytes)
-django_http_app = WSGIMiddleware(cast(Any, django_wsgi_app), workers=settings.WEB_THREADS)
+django_http_app = ThreadedWSGIApp(
+    cast(Any, django_wsgi_app),
+    workers=settings.WEB_THREADS,
+    # Bodies are read whole before Django sees them; no view of this project takes uploads.
+    max_body_bytes=max(10 * 1024 * 1024, settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0),
+)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

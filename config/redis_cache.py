@@ -57,3 +57,8 @@ class SharedRedisCache(RedisCache):
         super().__init__(server, params)
         self._options.setdefault("pool_class", SharedRedisPool)  # type: ignore[attr-defined]
         self._class = SharedClientRedisCacheClient
+
+    def redis_client(self) -> redis.Redis:
+        """The process's shared client (to the primary), for what the cache API lacks
+        (config/throttles.py pipelines a count, its expiry and a read)."""
+        return self._cache.get_client(write=True)  # type: ignore[attr-defined]

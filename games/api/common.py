@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.throttling import ScopedRateThrottle
 
+from config.throttles import WindowRateThrottle
 from games.api.schema import error_response
 
 SIGNED_IN = [IsAuthenticated]
-SCOPED = [ScopedRateThrottle]
+SCOPED = [WindowRateThrottle]
 
 UNAUTHENTICATED = error_response("Not signed in (session or token).")
 THROTTLED = error_response("Too many requests: details.wait says how many seconds to wait.")

@@ -137,12 +137,7 @@ def macro_children(board: Board) -> Iterator[tuple[Move, ...]]:
     has_empty = 0 in tops0
     n_free = len(free0)
     movable = [
-        bool(col)
-        and (
-            has_empty
-            or n_free >= runs[c]
-            or ((col[-runs[c]] & 15) + 1) in top_ranks
-        )
+        bool(col) and (has_empty or n_free >= runs[c] or ((col[-runs[c]] & 15) + 1) in top_ranks)
         for c, col in enumerate(tab)
     ]
     # movable groups: a column's whole top run, or a cell card (source, count, bottom)

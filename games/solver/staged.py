@@ -106,6 +106,7 @@ def _schedule(portfolio: tuple[Weights, ...]) -> tuple[Round, ...]:
 SCHEDULE = _schedule(PORTFOLIO)
 SCHEDULE_CELLS = _schedule(PORTFOLIO_CELLS)
 
+
 # Joins and digs as single steps (``macros.py``) in every stage and in the final searches,
 # except with one suit: there every card has eight copies, the joins multiply and cost more
 # than they help (Spider 1 suit is solved without them).

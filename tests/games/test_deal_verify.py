@@ -88,8 +88,9 @@ def test_a_deal_whose_verifier_died_is_taken_over_after_its_lease(quick_solver: 
 
 
 def test_a_time_limit_leaves_the_deal_unknown_not_stuck() -> None:
-    # spider4 seed 6 needs about 12 s of search: half a second is not enough
-    deal = deal_create(variant="spider4", seed=6)
+    # the solver has not won spider4 seed 12 in 60 s (docs/solver.md): half a second ends
+    # without an answer on any machine (seed 6, used before, is now solved in under 0.5 s)
+    deal = deal_create(variant="spider4", seed=12)
     deal = deal_verify(deal_id=deal.pk, seconds=0.5)
     assert deal.status == Deal.Status.UNKNOWN
     assert deal.lease_until is None and deal.solution is None

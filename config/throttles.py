@@ -1,0 +1,110 @@
+"""Rate limits as sliding-window counters: one Redis round trip a request.
+
+DRF's ``SimpleRateThrottle`` keeps each client's history of request times as a pickled
+list in the cache, read and written back on every request (two round trips, and a list
+that grows with the rate). On the play API that was about a seventh of an action post's
+CPU (docs/api.md). Here each client and scope has one counter per window of the rate's
+duration; a request is allowed while
+
+    previous window's count * (the part of the previous window still inside the last
+    duration) + this window's count  <=  the rate's number of requests,
+
+the sliding-window estimate (it assumes the previous window's requests were spread
+evenly). With Redis the increment, its expiry and the read of the previous window go in
+one pipelined round trip; with another cache (the embedded run's local memory) through
+the cache API. A refused request is not counted, so a client that waits the ``wait`` it
+was given gets through.
+
+Rates, scopes and the 429 answer are DRF's (``DEFAULT_THROTTLE_RATES``, ``throttle_scope``,
+``Throttled``); only the counting differs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import Any
+
+from django.core.cache import caches
+from rest_framework.request import Request
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from config.redis_cache import SharedRedisCache
+
+
+def bump_window(cache: Any, key: str, window: int, ttl: int) -> tuple[int, int]:
+    """Count one request in ``window``; the counts of ``window`` (with it) and ``window-1``."""
+    current_key, previous_key = f"{key}:{window}", f"{key}:{window - 1}"
+    if isinstance(cache, SharedRedisCache):
+        current_key = cache.make_and_validate_key(current_key)
+        previous_key = cache.make_and_validate_key(previous_key)
+        pipe = cache.redis_client().pipeline(transaction=False)
+        pipe.incr(current_key)
+        pipe.expire(current_key, ttl)
+        pipe.get(previous_key)
+        current, _, previous = pipe.execute()
+        return int(current), int(previous or 0)
+    cache.add(current_key, 0, ttl)
+    return int(cache.incr(current_key)), int(cache.get(previous_key) or 0)
+
+
+def unbump_window(cache: Any, key: str, window: int) -> None:
+    """Take back a refused request's count."""
+    # (ValueError: the window's counter expired meanwhile, nothing to take back)
+    with contextlib.suppress(ValueError):
+        cache.decr(f"{key}:{window}")
+
+
+def seconds_to_wait(
+    limit: int, duration: int, current: int, previous: int, into_window: float
+) -> float:
+    """How long until one more request fits, counts excluding the refused one."""
+    fraction = into_window / duration
+    if current + 1 > limit:
+        # Not before the next window, and then until this window's weight has decayed.
+        decayed = 1 - (limit - 1) / current if current else 0.0
+        return (1 - fraction) * duration + max(0.0, decayed) * duration
+    needed = 1 - (limit - current - 1) / previous if previous else fraction
+    return max(0.0, needed - fraction) * duration
+
+
+class WindowRateThrottle(ScopedRateThrottle):
+    """``ScopedRateThrottle`` (per user, or per address when anonymous), counted in windows."""
+
+    cache_alias = "default"
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.rate = self.get_rate()
+        limit, duration = self.parse_rate(self.rate)
+        if limit is None or duration is None:
+            return True
+        self.num_requests, self.duration = limit, duration
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        now = self.timer()
+        window = math.floor(now / duration)
+        cache = caches[self.cache_alias]  # the backend itself, not Django's proxy to it
+        current, previous = bump_window(cache, key, window, ttl=2 * duration + 1)
+        into_window = now - window * duration
+        weight = 1 - into_window / duration
+        if previous * weight + current <= limit:
+            return True
+        unbump_window(cache, key, window)
+        self._wait = seconds_to_wait(limit, duration, current - 1, previous, into_window)
+        return False
+
+    def wait(self) -> float | None:
+        return getattr(self, "_wait", None)
+
+
+class AddressRateThrottle(WindowRateThrottle):
+    """Keyed by client address only, even for a signed-in session: signing in must not
+    reset the count (sign-up, log-in, tokens)."""
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

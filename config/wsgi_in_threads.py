@@ -1,0 +1,164 @@
+"""An ASGI application that runs a WSGI application on a thread pool, one hop each way.
+
+uvicorn serves the WebSockets (Channels) and HTTP in one process; every view of this
+project is synchronous, so HTTP requests run in Django's WSGI handler on a fixed pool of
+threads (`WEB_THREADS`). The generic bridge that did this before (a2wsgi) crossed between
+the event loop and the request's thread four times a request, each time with the thread
+blocked until the loop answered (the body, the status line, the body chunk, the end): on
+two cores that hand-over cost a third of an action post's CPU (docs/api.md). Here:
+
+1. the event loop reads the whole request body (a request larger than
+   ``max_body_bytes`` is answered 413 without reaching Django);
+2. one thread of the pool runs the WSGI application and reads its answer;
+3. an answer of at most ``buffer_bytes`` (every API answer) comes back whole and the loop
+   sends it; a longer one (a large static file) is streamed from the thread, chunk by
+   chunk, each waiting until the loop has sent it.
+
+The WSGI iterable is closed in the thread that ran the request, as a WSGI server must:
+Django's `request_finished` (which returns the thread's database connection) runs there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, cast
+
+from a2wsgi.wsgi import build_environ
+
+Message = dict[str, Any]
+Send = Callable[[Message], Coroutine[Any, Any, None]]
+Receive = Callable[[], Awaitable[Message]]
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class ClientGone(Exception):
+    pass
+
+
+async def read_body(receive: Receive, limit: int) -> bytes:
+    """The request body, whole; BodyTooLarge past ``limit``, ClientGone on disconnect."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientGone
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _start_message(status: str, headers: list[tuple[str, str]]) -> Message:
+    return {
+        "type": "http.response.start",
+        "status": int(status.split(" ", 1)[0]),
+        "headers": [
+            (name.strip().encode("latin1").lower(), value.strip().encode("latin1"))
+            for name, value in headers
+        ],
+    }
+
+
+class _Exchange:
+    """One request's answer, built in a pool thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, send: Send, buffer_bytes: int):
+        self.loop = loop
+        self.send = send
+        self.buffer_bytes = buffer_bytes
+        self.start: Message | None = None
+        self.streamed = False
+
+    def _start_response(
+        self, status: str, headers: list[tuple[str, str]], exc_info: Any = None
+    ) -> Callable[[bytes], None]:
+        if exc_info is not None and self.streamed:
+            raise exc_info[1].with_traceback(exc_info[2])
+        self.start = _start_message(status, headers)
+        return self._write
+
+    def _write(self, chunk: bytes) -> None:  # WSGI's legacy write(): send at once
+        self._stream([chunk], more=True)
+
+    def _send_from_thread(self, message: Message) -> None:
+        asyncio.run_coroutine_threadsafe(self.send(message), self.loop).result()
+
+    def _stream(self, chunks: list[bytes], *, more: bool) -> None:
+        if not self.streamed:
+            assert self.start is not None, "the application wrote before start_response"
+            self._send_from_thread(self.start)
+            self.streamed = True
+        self._send_from_thread(
+            {"type": "http.response.body", "body": b"".join(chunks), "more_body": more}
+        )
+
+    def run(self, app: WSGIApp, environ: dict[str, Any]) -> list[Message]:
+        """Run the application; the messages left for the loop to send (none if streamed)."""
+        iterable = app(environ, self._start_response)
+        try:
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in iterable:
+                if not chunk:
+                    continue
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > self.buffer_bytes:
+                    self._stream(chunks, more=True)
+                    chunks, size = [], 0
+        finally:
+            close = getattr(iterable, "close", None)
+            if close is not None:
+                close()
+        if self.streamed:
+            self._stream(chunks, more=False)
+            return []
+        assert self.start is not None, "the application returned before start_response"
+        return [self.start, {"type": "http.response.body", "body": b"".join(chunks)}]
+
+
+class ThreadedWSGIApp:
+    """ASGI (HTTP only) in front of a WSGI application run on ``workers`` threads."""
+
+    def __init__(
+        self,
+        app: WSGIApp,
+        *,
+        workers: int,
+        max_body_bytes: int,
+        buffer_bytes: int = 1 << 20,
+    ) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.buffer_bytes = buffer_bytes
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="http")
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"{type(self).__name__} serves HTTP only, not {scope['type']}")
+        try:
+            body = await read_body(receive, self.max_body_bytes)
+        except ClientGone:
+            return
+        except BodyTooLarge:
+            await send(_start_message("413", [("content-type", "text/plain")]))
+            await send({"type": "http.response.body", "body": b"Request body too large."})
+            return
+        loop = asyncio.get_running_loop()
+        exchange = _Exchange(loop, send, self.buffer_bytes)
+        environ = cast(dict[str, Any], build_environ(scope, io.BytesIO(body)))  # type: ignore[arg-type]
+        environ["CONTENT_LENGTH"] = str(len(body))
+        messages = await loop.run_in_executor(self.executor, exchange.run, self.app, environ)
+        for message in messages:
+            await send(message)
