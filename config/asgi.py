@@ -13,6 +13,7 @@ of a fixed pool (`WEB_THREADS` per process), as under a threaded WSGI server, wh
 uvicorn keeps serving the WebSockets on the event loop.
 """
 
+import gc
 import os
 from typing import Any, cast
 
@@ -37,6 +38,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+# Everything loaded so far (Django, the apps, the URL and model machinery) lives as long as
+# the process: out of the garbage collector's sight, its full collections stay short.
+gc.freeze()
 
 application = ProtocolTypeRouter(
     {

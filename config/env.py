@@ -34,6 +34,11 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "sqlite:///<repo>/db.sqlite3",
         "Database, e.g. postgres://user:pass@host:5432/astrocyte. PostgreSQL in production.",
     ),
+    "DATABASE_PREPARE_THRESHOLD": (
+        "5",
+        "PostgreSQL: a pooled connection prepares a statement on the server once it has run "
+        "it this many times (0: never, e.g. behind a PgBouncer without prepared statements).",
+    ),
     "REDIS_URL": (
         "(unset)",
         "e.g. redis://host:6379/0. Set: Redis channel layer, Celery broker and results. "

@@ -94,8 +94,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Statements a pooled connection has run a few times are prepared on the server: their
     # planning (0.2-0.4 ms of PostgreSQL's CPU each for the play API's joins) is done once
     # (docs/api.md). That needs server-side parameters; Django leaves both off by default.
-    DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
-    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
+    prepare_threshold = env.int("DATABASE_PREPARE_THRESHOLD", default=5)
+    if prepare_threshold > 0:
+        DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = prepare_threshold
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery ----------------------------------------

@@ -2,7 +2,9 @@
 
 games never imports leaderboards; leaderboards connects to these in its AppConfig.ready().
 Services send them only after the transaction has committed (transaction.on_commit).
-Every signal is sent with ``attempt_id`` (and ``challenge_id`` when ranked).
+Every signal is sent with ``attempt_id`` (and ``challenge_id`` when ranked), and with
+``attempt``: the instance as it was committed, which a listener may read instead of
+loading the row again (its ``player`` is loaded when the service had it at hand).
 """
 
 from django.dispatch import Signal

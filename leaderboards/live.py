@@ -144,7 +144,16 @@ class Broadcaster:
     def board_changed(self, challenge_id: int) -> None:
         self._submit(lambda: self._claim_and_schedule(challenge_id))
 
-    def progressed(self, attempt_id: int) -> None:
+    def progressed(self, attempt_id: int, attempt: Attempt | None = None) -> None:
+        """Push a player's progress: from ``attempt`` as committed when its player is
+        loaded (no query on the hot path of the play API), else read back."""
+        if attempt is not None and Attempt.player.is_cached(attempt):
+            found = selectors.progress_of(attempt)
+            challenge_id = found[0] if found is not None else None
+            if found is not None and challenge_id is not None:
+                payload = {"type": "progress", "challenge_id": challenge_id, "player": found[1]}
+                self._submit(lambda: self._group_send(challenge_id, "progress.update", payload))
+            return
         self._submit(lambda: self._send_progress(attempt_id))
 
     def voided(self, challenge_id: int, attempt_id: int) -> None:

@@ -10,29 +10,38 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from games.models import Attempt
 from leaderboards.live import broadcaster
 
 log = logging.getLogger(__name__)
 
 
 def on_attempt_progressed(
-    sender: Any, attempt_id: int, challenge_id: int | None = None, **kwargs: Any
+    sender: Any,
+    attempt_id: int,
+    challenge_id: int | None = None,
+    attempt: Attempt | None = None,
+    **kwargs: Any,
 ) -> None:
     if challenge_id is None:
         return  # practice: no board
     try:
-        broadcaster.progressed(attempt_id)
+        broadcaster.progressed(attempt_id, attempt)
     except Exception:  # pragma: no cover - the broadcaster already guards itself
         log.exception("progress push of attempt %s failed", attempt_id)
 
 
 def on_attempt_finished(
-    sender: Any, attempt_id: int, challenge_id: int | None = None, **kwargs: Any
+    sender: Any,
+    attempt_id: int,
+    challenge_id: int | None = None,
+    attempt: Attempt | None = None,
+    **kwargs: Any,
 ) -> None:
     if challenge_id is None:
         return
     try:
-        broadcaster.progressed(attempt_id)  # it leaves the "playing" list at once
+        broadcaster.progressed(attempt_id, attempt)  # it leaves the "playing" list at once
         broadcaster.board_changed(challenge_id)
     except Exception:  # pragma: no cover
         log.exception("board push after attempt %s finished failed", attempt_id)

@@ -179,12 +179,13 @@ def progress_row(attempt: Attempt) -> dict[str, Any]:
 def attempt_progress(attempt_id: int) -> tuple[int | None, dict[str, Any]] | None:
     """(challenge id, progress row) of one ranked attempt, None if it is not on a board (a
     practice or a voided attempt)."""
-    attempt = (
-        Attempt.objects.filter(pk=attempt_id, kind=Attempt.Kind.RANKED, voided=False)
-        .select_related("player")
-        .first()
-    )
-    if attempt is None:
+    attempt = Attempt.objects.filter(pk=attempt_id).select_related("player").first()
+    return progress_of(attempt) if attempt is not None else None
+
+
+def progress_of(attempt: Attempt) -> tuple[int | None, dict[str, Any]] | None:
+    """``attempt_progress`` of an attempt in hand (its player loaded): no query."""
+    if attempt.kind != Attempt.Kind.RANKED or attempt.voided:
         return None
     return attempt.challenge_id, progress_row(attempt)
 

@@ -68,11 +68,16 @@ class AttemptActionsApi(APIView):
     throttle_scope = "actions"
 
     class InputSerializer(serializers.Serializer[Any]):
-        offset = serializers.IntegerField(min_value=0)
-        actions = serializers.ListField(
-            child=StrictActionField(max_length=16, allow_blank=True, trim_whitespace=False),
-            min_length=1,
-        )
+        # Fields made anew per request instead of declared: a serializer deep-copies its
+        # declared fields on every instantiation, a few per cent of a post (docs/api.md).
+        def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+            return {
+                "offset": serializers.IntegerField(min_value=0),
+                "actions": serializers.ListField(
+                    child=StrictActionField(max_length=16, allow_blank=True, trim_whitespace=False),
+                    min_length=1,
+                ),
+            }
 
         def validate_actions(self, actions: list[str]) -> list[str]:
             if len(actions) > settings.ACTIONS_MAX_BATCH:

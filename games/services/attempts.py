@@ -47,7 +47,9 @@ log = logging.getLogger(__name__)
 def _send_on_commit(signal: Any, attempt: Attempt) -> None:
     attempt_id, challenge_id = attempt.pk, attempt.challenge_id
     transaction.on_commit(
-        lambda: signal.send(sender=Attempt, attempt_id=attempt_id, challenge_id=challenge_id)
+        lambda: signal.send(
+            sender=Attempt, attempt_id=attempt_id, challenge_id=challenge_id, attempt=attempt
+        )
     )
 
 
@@ -57,6 +59,8 @@ def _locked(attempt_id: int, player: Any = None) -> Attempt:
         attempt = lock_attempt(attempt_id, by_player=False)
     else:
         attempt = lock_attempt(attempt_id, getattr(player, "pk", None), by_player=True)
+        if attempt is not None:
+            attempt.player = player  # the row was read as this player's: no query for it
     if attempt is None:
         raise NotFoundError("No such attempt.")
     return attempt

@@ -20,3 +20,18 @@ def test_migrations_are_complete() -> None:
     from django.core.management import call_command
 
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_statement_run_again_and_again_is_prepared_on_the_server() -> None:
+    # DATABASE_PREPARE_THRESHOLD (default 5): planned once per connection, not per run.
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(username="nobody-prepared")
+    for _ in range(6):
+        assert not users.exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("auth_user" in statement for statement in prepared), prepared

@@ -25,6 +25,7 @@ print(json.dumps({
     "ALLOWED_HOSTS": s.ALLOWED_HOSTS,
     "CSRF_TRUSTED_ORIGINS": s.CSRF_TRUSTED_ORIGINS,
     "DATABASE": {k: s.DATABASES["default"][k] for k in ("ENGINE", "NAME", "HOST", "PORT", "USER")},
+    "DATABASE_OPTIONS": s.DATABASES["default"].get("OPTIONS", {}),
     "CHANNEL_LAYERS": s.CHANNEL_LAYERS,
     "CELERY_BROKER_URL": s.CELERY_BROKER_URL,
     "CELERY_RESULT_BACKEND": s.CELERY_RESULT_BACKEND,
@@ -84,6 +85,18 @@ def test_database_and_redis_urls_are_parsed() -> None:
     assert loaded["CELERY_BROKER_URL"] == "redis://cache.internal:6380/2"
     assert loaded["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6380/2"
     assert loaded["CELERY_TASK_ALWAYS_EAGER"] is False
+
+
+@pytest.mark.parametrize(("threshold", "prepared"), [(None, 5), ("2", 2), ("0", None)])
+def test_postgresql_prepares_statements_unless_told_not_to(
+    threshold: str | None, prepared: int | None
+) -> None:
+    env = {"DATABASE_URL": "postgres://player:pw@db.internal:6543/astrocyte"}
+    if threshold is not None:
+        env["DATABASE_PREPARE_THRESHOLD"] = threshold
+    options = settings_for(env)["DATABASE_OPTIONS"]
+    assert options.get("prepare_threshold") == prepared
+    assert options.get("server_side_binding") is (True if prepared else None)
 
 
 def test_lists_and_log_level_are_parsed() -> None:

@@ -52,7 +52,10 @@ def signals() -> Any:
 
     def listener(name: str) -> Callable[..., None]:
         def receive(sender: Any, **kwargs: Any) -> None:
-            received.append((name, {k: v for k, v in kwargs.items() if k != "signal"}))
+            # The committed instance comes along (listeners need not read it back).
+            assert kwargs["attempt"].pk == kwargs["attempt_id"]
+            ids = {k: v for k, v in kwargs.items() if k not in ("signal", "attempt")}
+            received.append((name, ids))
 
         return receive
 
