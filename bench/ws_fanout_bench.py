@@ -35,6 +35,7 @@ from typing import Any
 
 from bench import prod_server
 from bench.api_load_bench import setup_django
+from bench.leaderboard_bench import ensure_database
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_S = 1.0
@@ -218,6 +219,7 @@ def main() -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             args.port = probe.getsockname()[1]
+    ensure_database(args.database_url, refill=False)  # made on a fresh machine, kept otherwise
     setup_django(args)
     from django.core.management import call_command
 

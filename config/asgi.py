@@ -14,6 +14,7 @@ uvicorn keeps serving the WebSockets on the event loop.
 """
 
 import gc
+import json
 import os
 from typing import Any, cast
 
@@ -25,12 +26,21 @@ from config.wsgi_in_threads import ThreadedWSGIApp
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_wsgi_app = get_wsgi_application()
+from config.api_errors import error_body  # noqa: E402
+
 # (django-stubs types the handler's answer as a response, which is an iterable of bytes)
+# Bodies are read whole before Django sees them; no view of this project takes uploads.
+MAX_BODY_BYTES = max(10 * 1024 * 1024, settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+TOO_LARGE = error_body(
+    "too_large",
+    f"The request body is over {MAX_BODY_BYTES} bytes.",
+    {"limit_bytes": MAX_BODY_BYTES},
+)
 django_http_app = ThreadedWSGIApp(
     cast(Any, django_wsgi_app),
     workers=settings.WEB_THREADS,
-    # Bodies are read whole before Django sees them; no view of this project takes uploads.
-    max_body_bytes=max(10 * 1024 * 1024, settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0),
+    max_body_bytes=MAX_BODY_BYTES,
+    too_large=("application/json", json.dumps(TOO_LARGE).encode()),
 )
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -137,10 +137,12 @@ class ThreadedWSGIApp:
         *,
         workers: int,
         max_body_bytes: int,
+        too_large: tuple[str, bytes] = ("text/plain", b"Request body too large."),
         buffer_bytes: int = 1 << 20,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.too_large = too_large  # (content type, body) of the 413 answer
         self.buffer_bytes = buffer_bytes
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="http")
 
@@ -152,8 +154,9 @@ class ThreadedWSGIApp:
         except ClientGone:
             return
         except BodyTooLarge:
-            await send(_start_message("413", [("content-type", "text/plain")]))
-            await send({"type": "http.response.body", "body": b"Request body too large."})
+            content_type, answer = self.too_large
+            await send(_start_message("413", [("content-type", content_type)]))
+            await send({"type": "http.response.body", "body": answer})
             return
         loop = asyncio.get_running_loop()
         exchange = _Exchange(loop, send, self.buffer_bytes)

@@ -134,3 +134,17 @@ def test_websockets_are_not_its_business() -> None:
 
     with pytest.raises(ValueError, match="HTTP only"):
         asyncio.run(app({"type": "websocket"}, nothing, ignore))
+
+
+def test_the_server_refuses_an_oversized_body_in_the_api_error_shape() -> None:
+    import json
+
+    from config.asgi import MAX_BODY_BYTES, application
+
+    piece = b"x" * (1 << 20)
+    pieces = [piece] * (MAX_BODY_BYTES // len(piece) + 1)
+    sent = call(application.application_mapping["http"], pieces)
+    assert sent[0]["status"] == 413
+    assert (b"content-type", b"application/json") in sent[0]["headers"]
+    error = json.loads(body_of(sent))["error"]
+    assert error["code"] == "too_large" and error["details"]["limit_bytes"] == MAX_BODY_BYTES
