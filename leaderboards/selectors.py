@@ -62,6 +62,16 @@ def board_attempts(challenge_id: int) -> QuerySet[Attempt]:
 
 
 BOARD_ORDER = (F("score").desc(), F("elapsed_seconds").asc(), F("ended_at").asc())
+# What a board row shows: the attempt's log and server times (long JSON arrays) stay unread.
+ROW_FIELDS = (
+    "score",
+    "elapsed_seconds",
+    "action_count",
+    "won",
+    "runs_completed",
+    "ended_at",
+    "player__username",
+)
 
 
 def _row(attempt: Attempt, rank: int) -> BoardRow:
@@ -93,6 +103,7 @@ def leaderboard_for_day(
     attempts = (
         board_attempts(_challenge_id(challenge))
         .select_related("player")
+        .only(*ROW_FIELDS)
         .annotate(board_rank=Window(Rank(), order_by=list(BOARD_ORDER)))
         .order_by(*BOARD_ORDER, "id")[offset : offset + limit]
     )
@@ -132,7 +143,7 @@ def player_rank(challenge: DailyChallenge | int, player: Any) -> BoardRow | None
     if player_id is None:
         return None
     attempt = board_attempts(challenge_id).filter(player_id=player_id).select_related("player")
-    found = attempt.first()
+    found = attempt.only(*ROW_FIELDS).first()
     if found is None:
         return None
     return _row(found, count_strictly_better(challenge_id, found) + 1)
