@@ -95,7 +95,17 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
     "HINT_SECONDS": ("5", "The solver's time limit for one hint in a practice attempt."),
     "HINT_SOLVES_PER_PROCESS": (
         "1",
-        "Hint searches one server process runs at once; another hint then answers 503.",
+        "Embedded run (no workers): hint searches one server process runs at once; "
+        "another hint then answers 503.",
+    ),
+    "HINT_QUEUE": (
+        "(empty: the default queue)",
+        "With workers: the Celery queue of hint searches (e.g. hints, with a worker of its own).",
+    ),
+    "HINT_QUEUE_SECONDS": (
+        "5",
+        "With workers: how long a hint waits for a free worker beyond HINT_SECONDS "
+        "before answering 503.",
     ),
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION": (
         "0.12",

@@ -266,6 +266,10 @@ CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
 ACTIONS_MAX_BATCH: int = env.int("ACTIONS_MAX_BATCH", default=200)
 HINT_SECONDS: float = env.float("HINT_SECONDS", default=5.0)
 HINT_SOLVES_PER_PROCESS: int = env.int("HINT_SOLVES_PER_PROCESS", default=1)
+# With workers, hint searches run as Celery tasks on this queue (empty: the default queue).
+HINT_QUEUE: str = env.str("HINT_QUEUE", default="")
+# How long a hint may wait for a free worker, on top of HINT_SECONDS, before 503 hints_busy.
+HINT_QUEUE_SECONDS: float = env.float("HINT_QUEUE_SECONDS", default=5.0)
 # Faster than a human: flagged for the admins (never refused, never hidden from the player).
 PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = env.float(
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION", default=0.12

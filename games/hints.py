@@ -4,11 +4,17 @@ when the player has left every line known.
 A winning line from a position gives the hint for every position along it, so a line is
 kept (in the cache, per attempt: the log's length where it starts and its actions) and
 the deal's own verified solution is a line from the start. While the player's log
-follows a line, the hint is its next action: no search. Otherwise the solver runs in the
-request, with its time limit (``HINT_SECONDS``), at most ``HINT_SOLVES_PER_PROCESS`` at
-once per server process: a search is pure-Python CPU work that holds the interpreter,
-so more of them would starve the process's other requests; a hint asked while the
-process is busy answers 503 ``hints_busy`` at once instead of queueing.
+follows a line, the hint is its next action: no search. Otherwise the solver searches,
+with its time limit (``HINT_SECONDS``):
+
+- with Celery workers (``REDIS_URL`` set), on a worker (task ``games.hint_solve`` on
+  ``HINT_QUEUE``): the web process only waits for the answer, so a search never holds a
+  web process's interpreter while it serves other players. A hint not back in time (the
+  workers busy) answers 503 ``hints_busy``; a search already under way goes on and keeps
+  its line, so asking again soon answers from it (one not started in time is dropped).
+- in the embedded run (tasks run eagerly, no worker), in the request, at most
+  ``HINT_SOLVES_PER_PROCESS`` at once per process; a hint asked while they are taken
+  answers 503 ``hints_busy`` at once instead of queueing.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from celery import current_app
+from celery.exceptions import TaskRevokedError
+from celery.exceptions import TimeoutError as CeleryTimeoutError
 from django.conf import settings
 from django.core.cache import cache
 
@@ -63,6 +72,9 @@ def _answer(action: str, moves_to_win: int) -> dict[str, Any]:
     }
 
 
+BUSY = "The hint solver is busy with other players' positions: ask again in a moment."
+
+
 def attempt_hint(attempt: Attempt) -> dict[str, Any]:
     """The first action of a winning line from the current position (practice only)."""
     if attempt.kind != Attempt.Kind.PRACTICE:
@@ -74,20 +86,53 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
         found = _next_on(line, log)
         if found is not None:
             return _answer(*found)
+    if current_app.conf.task_always_eager:
+        return _solve_here(attempt, settings.HINT_SECONDS)
+    return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS)
+
+
+def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
+    from games.tasks import hint_solve_task  # (the tasks module imports this one)
+
+    wait = seconds + settings.HINT_QUEUE_SECONDS
+    # (no queue named: the default queue, as for every other task)
+    queue = settings.HINT_QUEUE or current_app.conf.task_default_queue
+    pending = hint_solve_task.apply_async(
+        (attempt.pk, log_length, seconds), expires=wait, queue=queue
+    )
+    try:
+        answer: dict[str, Any] = pending.get(timeout=wait, propagate=True)
+    except (CeleryTimeoutError, TaskRevokedError):  # not back in time, or expired unstarted
+        raise HintsBusyError(BUSY) from None
+    finally:
+        pending.forget()
+    if answer.get("line"):
+        cache.set(_line_key(attempt), answer["line"], LINE_SECONDS)
+    return answer["hint"]
+
+
+def _solve_here(attempt: Attempt, seconds: float) -> dict[str, Any]:
     slots = _solve_slots()
     if not slots.acquire(blocking=False):
-        raise HintsBusyError(
-            "The hint solver is busy with other players' positions: ask again in a moment."
-        )
+        raise HintsBusyError(BUSY)
     try:
-        result = solver.solve(attempt_board(attempt), seconds=settings.HINT_SECONDS)
+        return position_hint(attempt, len(attempt.log), seconds)["hint"]
     finally:
         slots.release()
+
+
+def position_hint(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
+    """Search from the position after the first ``log_length`` actions of the attempt's log
+    (a log only grows, so that position is the one the hint was asked for). The answer's
+    ``hint`` is for the player; its ``line``, when one was found, is kept in the cache."""
+    result = solver.solve(attempt_board(attempt, log_length), seconds=seconds)
     if result.solved and result.moves:
-        cache.set(_line_key(attempt), {"offset": len(log), "moves": result.moves}, LINE_SECONDS)
-        return _answer(result.moves[0], len(result.moves))
+        line = {"offset": log_length, "moves": result.moves}
+        cache.set(_line_key(attempt), line, LINE_SECONDS)
+        return {"hint": _answer(result.moves[0], len(result.moves)), "line": line}
     if result.status == solver.UNSOLVABLE:
         message = "No winning line exists from this position: undo or resign."
     else:
-        message = f"No hint found within the limit of {settings.HINT_SECONDS:g} s."
-    return {"action": None, "status": result.status, "moves_to_win": None, "message": message}
+        message = f"No hint found within the limit of {seconds:g} s."
+    hint = {"action": None, "status": result.status, "moves_to_win": None, "message": message}
+    return {"hint": hint, "line": None}

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from games import solver
+from games.hints import position_hint
+from games.models import Attempt
 from games.services.attempts import attempts_close_day
 from games.services.dailies import dailies_prepare, dailies_schedule_verified
 from games.services.deals import deal_mark_unknown, deal_verify
@@ -50,6 +53,18 @@ def deal_verify_task(deal_id: int, force: bool = False) -> str:
 
 def enqueue_verification(deal_id: int) -> None:
     deal_verify_task.delay(deal_id)
+
+
+@shared_task(
+    name="games.hint_solve",
+    soft_time_limit=int(settings.HINT_SECONDS) + 30,
+    time_limit=int(settings.HINT_SECONDS) + 60,
+)
+def hint_solve_task(attempt_id: int, log_length: int, seconds: float) -> dict[str, Any]:
+    """A practice hint's search, off the web processes (games/hints.py): the hint and the
+    winning line found, if any, from the position after ``log_length`` actions."""
+    attempt = Attempt.objects.select_related("deal").get(pk=attempt_id)
+    return position_hint(attempt, log_length, seconds)
 
 
 @shared_task(name="games.dailies_prepare")

@@ -37,8 +37,8 @@ def environment(service: dict[str, Any]) -> dict[str, str]:
 
 
 def test_the_stack_has_the_expected_services() -> None:
-    assert set(SERVICES) == {"postgres", "redis", "web", "worker", "beat"}
-    assert set(APP_SERVICES) == {"web", "worker", "beat"}
+    assert set(SERVICES) == {"postgres", "redis", "web", "worker", "hints", "beat"}
+    assert set(APP_SERVICES) == {"web", "worker", "hints", "beat"}
 
 
 @pytest.mark.parametrize("name", sorted(SERVICES))
@@ -77,7 +77,9 @@ def test_web_healthcheck_probes_the_health_endpoint() -> None:
     assert resolve(path.group(1)).url_name == "health"
 
 
-@pytest.mark.parametrize(("name", "subcommand"), [("worker", "worker"), ("beat", "beat")])
+@pytest.mark.parametrize(
+    ("name", "subcommand"), [("worker", "worker"), ("hints", "worker"), ("beat", "beat")]
+)
 def test_celery_services_run_the_project_app(name: str, subcommand: str) -> None:
     words = command_words(SERVICES[name])
     assert words[0] == "celery"
@@ -85,6 +87,13 @@ def test_celery_services_run_the_project_app(name: str, subcommand: str) -> None
     module = importlib.import_module(f"{app_module}.celery")
     assert module.app.main == "astrocyte"
     assert subcommand in words
+
+
+def test_hint_searches_have_workers_of_their_own() -> None:
+    queue = environment(SERVICES["hints"])["HINT_QUEUE"]
+    words = command_words(SERVICES["hints"])
+    assert words[words.index("-Q") + 1] == queue
+    assert "-Q" not in command_words(SERVICES["worker"])  # the default queue: verifications
 
 
 def test_exactly_one_beat() -> None:

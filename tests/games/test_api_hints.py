@@ -1,20 +1,30 @@
 """Hints in practice: along the deal's solution and along an earlier hint's line they come
-without a search; off every known line the solver finds one; a busy process says so."""
+without a search; off every known line the solver finds one, in the request in the embedded
+run (tasks eager; a busy process says so) or on a real Celery worker otherwise."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
+from config.celery import app
 from games import engine, hints
 from games.models import Attempt, Deal
 from tests.games.api_support import client_for, make_player, solution_of, solved_deal
 
-pytestmark = pytest.mark.django_db
-
 NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
+
+
+@pytest.fixture
+def searches_in_process() -> Iterator[None]:
+    """The embedded run: tasks run eagerly, so a hint's search runs in the request."""
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
 
 
 def start_practice(client: APIClient) -> tuple[int, list[str]]:
@@ -48,6 +58,8 @@ def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
     return attempt_id, board
 
 
+@pytest.mark.django_db
+@pytest.mark.usefixtures("searches_in_process")
 def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
     settings.HINT_SECONDS = NO_TIME_TO_SEARCH
     client = client_for(make_player())
@@ -59,6 +71,8 @@ def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
         play(client, attempt_id, offset, answer["action"])
 
 
+@pytest.mark.django_db
+@pytest.mark.usefixtures("searches_in_process")
 def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     settings: Any,
 ) -> None:
@@ -77,6 +91,8 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     assert second["moves_to_win"] == first["moves_to_win"] - 1
 
 
+@pytest.mark.django_db
+@pytest.mark.usefixtures("searches_in_process")
 def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     settings: Any,
 ) -> None:
@@ -94,3 +110,39 @@ def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     assert busy.status_code == 503
     assert busy.json()["error"]["code"] == "hints_busy"
     assert hint(client, attempt_id).status_code == 200  # free again
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
+    celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_search_here(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a hint searched in the web process")
+
+    client = client_for(make_player())
+    attempt_id, board = start_off_the_solution(client)
+    monkeypatch.setattr(hints.solver, "solve", no_search_here)
+
+    settings.HINT_SECONDS = 20.0  # sent to the worker with the task
+    first = hint(client, attempt_id)
+    assert first.status_code == 200, first.content
+    answer = first.json()
+    assert answer["status"] == "solved" and answer["action"] in board.legal_actions()
+
+    play(client, attempt_id, 1, answer["action"])  # then along the worker's line: no search
+    second = hint(client, attempt_id).json()
+    assert second["moves_to_win"] == answer["moves_to_win"] - 1
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_a_hint_not_back_from_the_workers_in_time_answers_503(
+    celery_worker: Any, settings: Any
+) -> None:
+    client = client_for(make_player())
+    attempt_id, _ = start_off_the_solution(client)
+    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    settings.HINT_QUEUE_SECONDS = 0.0  # no worker answers within a millisecond
+    busy = hint(client, attempt_id)
+    assert busy.status_code == 503 and busy.json()["error"]["code"] == "hints_busy"
