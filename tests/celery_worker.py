@@ -140,3 +140,14 @@ def celery_worker(
     finally:
         app.conf.update(saved)
         worker.stop()
+
+
+@pytest.fixture
+def tasks_in_process() -> Iterator[None]:
+    """Celery tasks run at once, in this process (as in the embedded run, without Redis)."""
+    from config.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -12,21 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from config.celery import app
 from games.models import DailyChallenge, Deal
 from games.services.deals import deal_create, deal_schedule, deal_verify
 from tests.games.conftest import QUICK_SEED, QUICK_SEEDS, QUICK_VARIANT
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def tasks_in_process() -> Iterator[None]:
-    """Admin actions queue Celery tasks; here they run at once, in this process."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = saved
 
 
 @pytest.fixture

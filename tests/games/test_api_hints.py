@@ -4,27 +4,16 @@ run (tasks eager; a busy process says so) or on a real Celery worker otherwise."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from config.celery import app
 from games import engine, hints
 from games.models import Attempt, Deal
 from tests.games.api_support import client_for, make_player, solution_of, solved_deal
 
 NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
-
-
-@pytest.fixture
-def searches_in_process() -> Iterator[None]:
-    """The embedded run: tasks run eagerly, so a hint's search runs in the request."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = saved
 
 
 def start_practice(client: APIClient) -> tuple[int, list[str]]:
@@ -59,7 +48,7 @@ def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("searches_in_process")
+@pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
 def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
     settings.HINT_SECONDS = NO_TIME_TO_SEARCH
     client = client_for(make_player())
@@ -72,7 +61,7 @@ def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("searches_in_process")
+@pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
 def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     settings: Any,
 ) -> None:
@@ -92,7 +81,7 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("searches_in_process")
+@pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
 def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     settings: Any,
 ) -> None:
