@@ -28,7 +28,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_wsgi_app = get_wsgi_application()
 from config.api_errors import error_body  # noqa: E402
 
-# (django-stubs types the handler's answer as a response, which is an iterable of bytes)
 # Bodies are read whole before Django sees them; no view of this project takes uploads.
 MAX_BODY_BYTES = max(10 * 1024 * 1024, settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
 TOO_LARGE = error_body(
@@ -37,6 +36,7 @@ TOO_LARGE = error_body(
     {"limit_bytes": MAX_BODY_BYTES},
 )
 django_http_app = ThreadedWSGIApp(
+    # (django-stubs types the handler's answer as a response, an iterable of bytes)
     cast(Any, django_wsgi_app),
     workers=settings.WEB_THREADS,
     max_body_bytes=MAX_BODY_BYTES,

@@ -33,9 +33,13 @@ from rest_framework.views import APIView
 from config.redis_cache import SharedRedisCache
 
 
+def _window_key(key: str, window: int) -> str:
+    return f"{key}:{window}"
+
+
 def bump_window(cache: Any, key: str, window: int, ttl: int) -> tuple[int, int]:
     """Count one request in ``window``; the counts of ``window`` (with it) and ``window-1``."""
-    current_key, previous_key = f"{key}:{window}", f"{key}:{window - 1}"
+    current_key, previous_key = _window_key(key, window), _window_key(key, window - 1)
     if isinstance(cache, SharedRedisCache):
         current_key = cache.make_and_validate_key(current_key)
         previous_key = cache.make_and_validate_key(previous_key)
@@ -53,7 +57,7 @@ def unbump_window(cache: Any, key: str, window: int) -> None:
     """Take back a refused request's count."""
     # (ValueError: the window's counter expired meanwhile, nothing to take back)
     with contextlib.suppress(ValueError):
-        cache.decr(f"{key}:{window}")
+        cache.decr(_window_key(key, window))
 
 
 def seconds_to_wait(

@@ -87,7 +87,7 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
         if found is not None:
             return _answer(*found)
     if current_app.conf.task_always_eager:
-        return _solve_here(attempt, settings.HINT_SECONDS)
+        return _solve_here(attempt, len(log), settings.HINT_SECONDS)
     return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS)
 
 
@@ -101,38 +101,36 @@ def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dic
         (attempt.pk, log_length, seconds), expires=wait, queue=queue
     )
     try:
+        # The worker kept the line it found in the cache, which the web processes share.
         answer: dict[str, Any] = pending.get(timeout=wait, propagate=True)
     except (CeleryTimeoutError, TaskRevokedError):  # not back in time, or expired unstarted
         raise HintsBusyError(BUSY) from None
     finally:
         pending.forget()
-    if answer.get("line"):
-        cache.set(_line_key(attempt), answer["line"], LINE_SECONDS)
-    return answer["hint"]
+    return answer
 
 
-def _solve_here(attempt: Attempt, seconds: float) -> dict[str, Any]:
+def _solve_here(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
     slots = _solve_slots()
     if not slots.acquire(blocking=False):
         raise HintsBusyError(BUSY)
     try:
-        return position_hint(attempt, len(attempt.log), seconds)["hint"]
+        return position_hint(attempt, log_length, seconds)
     finally:
         slots.release()
 
 
 def position_hint(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
-    """Search from the position after the first ``log_length`` actions of the attempt's log
-    (a log only grows, so that position is the one the hint was asked for). The answer's
-    ``hint`` is for the player; its ``line``, when one was found, is kept in the cache."""
+    """The hint from the position after the first ``log_length`` actions of the attempt's
+    log (a log only grows, so that position is the one the hint was asked for), by a
+    search; the winning line found, if any, is kept in the cache for the next hints."""
     result = solver.solve(attempt_board(attempt, log_length), seconds=seconds)
     if result.solved and result.moves:
         line = {"offset": log_length, "moves": result.moves}
         cache.set(_line_key(attempt), line, LINE_SECONDS)
-        return {"hint": _answer(result.moves[0], len(result.moves)), "line": line}
+        return _answer(result.moves[0], len(result.moves))
     if result.status == solver.UNSOLVABLE:
         message = "No winning line exists from this position: undo or resign."
     else:
         message = f"No hint found within the limit of {seconds:g} s."
-    hint = {"action": None, "status": result.status, "moves_to_win": None, "message": message}
-    return {"hint": hint, "line": None}
+    return {"action": None, "status": result.status, "moves_to_win": None, "message": message}

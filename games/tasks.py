@@ -61,8 +61,8 @@ def enqueue_verification(deal_id: int) -> None:
     time_limit=int(settings.HINT_SECONDS) + 60,
 )
 def hint_solve_task(attempt_id: int, log_length: int, seconds: float) -> dict[str, Any]:
-    """A practice hint's search, off the web processes (games/hints.py): the hint and the
-    winning line found, if any, from the position after ``log_length`` actions."""
+    """A practice hint's search, off the web processes (games/hints.py): the hint from the
+    position after ``log_length`` actions (the line found is kept in the shared cache)."""
     attempt = Attempt.objects.select_related("deal").get(pk=attempt_id)
     return position_hint(attempt, log_length, seconds)
 

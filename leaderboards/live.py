@@ -92,14 +92,18 @@ def own_row(challenge_id: int, player_id: int | None) -> dict[str, Any] | None:
     return row.as_json() if row else None
 
 
-def _progress_payload(attempt_id: int) -> tuple[int, dict[str, Any]] | None:
-    found = selectors.attempt_progress(attempt_id)
-    if found is None:
-        return None
-    challenge_id, row = found
+def _progress_message(
+    found: tuple[int | None, dict[str, Any]] | None,
+) -> tuple[int, dict[str, Any]] | None:
+    """(challenge id, ``progress`` message) of a selector's progress row, None off a board."""
+    challenge_id, row = found if found is not None else (None, None)
     if challenge_id is None:
         return None
     return challenge_id, {"type": "progress", "challenge_id": challenge_id, "player": row}
+
+
+def _progress_payload(attempt_id: int) -> tuple[int, dict[str, Any]] | None:
+    return _progress_message(selectors.attempt_progress(attempt_id))
 
 
 def _voided_payload(challenge_id: int, attempt_id: int) -> dict[str, Any]:
@@ -148,11 +152,9 @@ class Broadcaster:
         """Push a player's progress: from ``attempt`` as committed when its player is
         loaded (no query on the hot path of the play API), else read back."""
         if attempt is not None and Attempt.player.is_cached(attempt):
-            found = selectors.progress_of(attempt)
-            challenge_id = found[0] if found is not None else None
-            if found is not None and challenge_id is not None:
-                payload = {"type": "progress", "challenge_id": challenge_id, "player": found[1]}
-                self._submit(lambda: self._group_send(challenge_id, "progress.update", payload))
+            found = _progress_message(selectors.progress_of(attempt))
+            if found is not None:
+                self._submit(lambda: self._group_send(found[0], "progress.update", found[1]))
             return
         self._submit(lambda: self._send_progress(attempt_id))
 

@@ -109,6 +109,15 @@ def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
     def no_search_here(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a hint searched in the web process")
 
+    # The cache the worker keeps its line in (the web processes share it in production),
+    # instead of this module's per-test local memory.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.redis_cache.SharedRedisCache",
+            "LOCATION": settings.REDIS_URL,
+            "KEY_PREFIX": "astrocyte",
+        }
+    }
     client = client_for(make_player())
     attempt_id, board = start_off_the_solution(client)
     monkeypatch.setattr(hints.solver, "solve", no_search_here)
@@ -120,6 +129,8 @@ def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
     assert answer["status"] == "solved" and answer["action"] in board.legal_actions()
 
     play(client, attempt_id, 1, answer["action"])  # then along the worker's line: no search
+    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    settings.HINT_QUEUE_SECONDS = 0.0  # no worker could answer in time: only the line can
     second = hint(client, attempt_id).json()
     assert second["moves_to_win"] == answer["moves_to_win"] - 1
 
