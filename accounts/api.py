@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import authenticate, login, logout
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
@@ -17,18 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.services import SignupError, user_signup
-from config.api_errors import DomainError
-from config.throttles import AddressRateThrottle
-from games.api.schema import ErrorSerializer
+from core.api_errors import DomainError, error_response
+from core.throttles import AddressRateThrottle
 
 
 class InvalidCredentialsError(DomainError):
     code = "invalid_credentials"
     http_status = status.HTTP_400_BAD_REQUEST
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 def _enforce_csrf(request: Request) -> None:
@@ -65,9 +60,9 @@ class SignupApi(APIView):
         request=CredentialsSerializer,
         responses={
             201: UserSerializer,
-            400: _error("invalid, or signup_refused (details name the field)"),
-            403: _error("CSRF token missing or wrong."),
-            429: _error("Too many sign-ups from this address."),
+            400: error_response("invalid, or signup_refused (details name the field)"),
+            403: error_response("CSRF token missing or wrong."),
+            429: error_response("Too many sign-ups from this address."),
         },
     )
     def post(self, request: Request) -> Response:
@@ -90,9 +85,9 @@ class LoginApi(APIView):
         request=CredentialsSerializer,
         responses={
             200: UserSerializer,
-            400: _error("invalid, or invalid_credentials"),
-            403: _error("CSRF token missing or wrong."),
-            429: _error("Too many log-ins from this address."),
+            400: error_response("invalid, or invalid_credentials"),
+            403: error_response("CSRF token missing or wrong."),
+            429: error_response("Too many log-ins from this address."),
         },
     )
     def post(self, request: Request) -> Response:
@@ -114,7 +109,11 @@ class LogoutApi(APIView):
     @extend_schema(
         operation_id="auth_logout",
         request=None,
-        responses={204: None, 401: _error("Not signed in."), 403: _error("CSRF failure.")},
+        responses={
+            204: None,
+            401: error_response("Not signed in."),
+            403: error_response("CSRF failure."),
+        },
     )
     def post(self, request: Request) -> Response:
         if isinstance(request.auth, Token):
@@ -160,8 +159,8 @@ class TokenApi(APIView):
         request=CredentialsSerializer,
         responses={
             200: OutputSerializer,
-            400: _error("invalid, or invalid_credentials"),
-            429: _error("Too many attempts from this address."),
+            400: error_response("invalid, or invalid_credentials"),
+            429: error_response("Too many attempts from this address."),
         },
     )
     def post(self, request: Request) -> Response:

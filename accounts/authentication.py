@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from config.row_reader import RowReader
+from core.row_reader import RowReader
 
 
 @functools.cache

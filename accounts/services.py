@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework import status
 
-from config.api_errors import DomainError
+from core.api_errors import DomainError
 
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
 USERNAME_RULE = "3 to 30 characters: letters, digits, and . _ - only"

@@ -26,7 +26,7 @@ from config.wsgi_in_threads import ThreadedWSGIApp
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_wsgi_app = get_wsgi_application()
-from config.api_errors import error_body  # noqa: E402
+from core.api_errors import error_body  # noqa: E402
 
 # Bodies are read whole before Django sees them; no view of this project takes uploads.
 MAX_BODY_BYTES = max(10 * 1024 * 1024, settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0)

@@ -130,8 +130,8 @@ CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's RedisCache with one pool and one client per process (config/redis_cache.py).
-            "BACKEND": "config.redis_cache.SharedRedisCache",
+            # Django's RedisCache with one pool and one client per process (core/redis_cache.py).
+            "BACKEND": "core.redis_cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "astrocyte",
         }
@@ -183,7 +183,7 @@ STORAGES = {
 # --- API --------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.api_errors.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": (
         ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"]
         if DEBUG

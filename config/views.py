@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from config.api_errors import error_body
+from core.api_errors import error_body
 
 
 def _database_status() -> str:

@@ -3,12 +3,11 @@ the HTTP API (and the WebSocket), so no card the player has not seen is ever in 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
-
-from games.engine import VARIANTS
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -64,10 +63,9 @@ VARIANT_LABELS = {
 
 @ensure_csrf_cookie
 def practice(request: HttpRequest) -> HttpResponse:
-    # The play page in practice mode: the variants to choose from, no deal (the API gives it).
-    from games.engine import VARIANTS
-
-    variants = [(name, VARIANT_LABELS.get(name, name)) for name in VARIANTS]
+    # The play page in practice mode: the variants the practice pool holds, no deal (the API
+    # gives it).
+    variants = [(name, VARIANT_LABELS.get(name, name)) for name in settings.PRACTICE_VARIANTS]
     context = {"page": "practice", "mode": "practice", "variants": variants}
     return render(request, "frontend/play.html", context)
 
@@ -106,7 +104,8 @@ def leaderboard_alltime(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
-    context = {"page": "streaks", "mode": "streaks", "variants": list(VARIANTS)}
+    # Streaks are days of dailies won: only the variants played as dailies have them.
+    context = {"page": "streaks", "mode": "streaks", "variants": list(settings.DAILY_VARIANTS)}
     return render(request, "frontend/leaderboard.html", context)
 
 

@@ -1,7 +1,8 @@
-"""The games app's domain errors: one family, mapped to HTTP once (config.api_errors).
+"""The games app's domain errors: one family, mapped to HTTP once (core.api_errors; the
+app registers the family when it is ready, games/apps.py).
 
 Each error carries a machine-readable ``code``, the HTTP status it stands for
-(``http_status``; games never imports the web layer, config reads these attributes),
+(``http_status``; the services never import the web layer, the handler reads these attributes),
 a message for the person who asked, and optional ``details``.
 """
 

@@ -150,7 +150,8 @@ def command_test(pytest_args: list[str]) -> int:
 def command_lint() -> int:
     ensure_installed()
     status = 0
-    for command in ([BIN / "ruff", "check", "."], [BIN / "mypy", "."]):
+    checks = ([BIN / "ruff", "check", "."], [BIN / "mypy", "."], [BIN / "lint-imports", "--no-logo"])
+    for command in checks:
         say("$ " + " ".join(str(part) for part in command))
         status |= subprocess.run([str(part) for part in command], cwd=ROOT).returncode
     return status
@@ -162,6 +163,10 @@ def command_lock() -> int:
         scratch_bin = Path(scratch) / BIN.name
         run([scratch_bin / "python", "-m", "pip", "install", "--quiet", "uv"])
         compiled = Path(scratch) / "requirements.lock"
+        # uv keeps the pins of an existing output file where they still satisfy pyproject:
+        # adding one package then changes only what that package needs.
+        if LOCK.exists():
+            compiled.write_text(LOCK.read_text())
         run(
             [
                 scratch_bin / "uv",

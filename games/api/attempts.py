@@ -11,12 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import error_response
 from games.api.common import NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
 from games.api.schema import (
     AttemptSerializer,
     ScoreSerializer,
     StateViewSerializer,
-    error_response,
 )
 from games.hints import attempt_hint
 from games.selectors import attempt_detail, attempt_for_player

@@ -10,8 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import error_response
 from games.api.common import BAD_INPUT, NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
-from games.api.schema import AttemptSerializer, ChallengeSerializer, error_response
+from games.api.schema import AttemptSerializer, ChallengeSerializer
 from games.engine import VARIANTS
 from games.selectors import (
     attempt_detail,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework.permissions import IsAuthenticated
 
-from config.throttles import WindowRateThrottle
-from games.api.schema import error_response
+from core.api_errors import error_response
+from core.throttles import WindowRateThrottle
 
 SIGNED_IN = [IsAuthenticated]
 SCOPED = [WindowRateThrottle]

@@ -13,8 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import error_response
 from games.api.common import NOT_FOUND
-from games.api.schema import StateFullSerializer, error_response
+from games.api.schema import StateFullSerializer
 from games.selectors import (
     attempt_for_replay,
     attempt_replay_step,

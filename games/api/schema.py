@@ -1,31 +1,12 @@
-"""Serializers that describe shared shapes in the OpenAPI schema: the one error shape and
-RULES.md's State JSON in its view form (every position the API sends)."""
+"""Serializers that describe the games API's shared shapes in the OpenAPI schema: RULES.md's
+State JSON in its view form (every position the API sends), attempts, challenges. The one
+error shape is core.api_errors'."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
-
-
-class ErrorBodySerializer(serializers.Serializer[Any]):
-    code = serializers.CharField(
-        help_text="Machine-readable, e.g. illegal_action, offset_conflict."
-    )
-    message = serializers.CharField(help_text="For the person who asked.")
-    details = serializers.JSONField(allow_null=True, help_text="Depends on the code.")
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    error = ErrorBodySerializer()
-
-    class Meta:
-        ref_name = "Error"
-
-
-def error_response(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 def card() -> serializers.CharField:

@@ -10,7 +10,7 @@ conversions both ways (the read applies the fields' converters; the write uses
 What a post needs of the attempt's deal (variant and seed, to re-deal it) and challenge
 (date and variant, to close the day) comes in the same statement and is attached as
 partial model instances; any other field of them is loaded on access, as Django does for
-deferred fields. The statement and the columns' converters (config/row_reader.py) are
+deferred fields. The statement and the columns' converters (core/row_reader.py) are
 prepared once a process.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from config.row_reader import RowReader, model_field
+from core.row_reader import RowReader, model_field
 from games.models import Attempt, DailyChallenge, Deal
 
 # What the statement reads: every column of the attempt, then these of its deal and

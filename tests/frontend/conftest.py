@@ -91,6 +91,8 @@ def start_server(log_dir: Path, extra_env: dict[str, str] | None = None) -> Serv
         THROTTLE_LOGIN="100000/min",
         THROTTLE_ACTIONS="100000/min",
         LOG_LEVEL="WARNING",
+        # The tests' dailies are spider1 (quick to verify) and astrocyte.
+        DAILY_VARIANTS="spider1,astrocyte",
     )
     redis_url = server_redis_url(settings.REDIS_URL)
     if redis_url:

@@ -113,7 +113,7 @@ def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
     # instead of this module's per-test local memory.
     settings.CACHES = {
         "default": {
-            "BACKEND": "config.redis_cache.SharedRedisCache",
+            "BACKEND": "core.redis_cache.SharedRedisCache",
             "LOCATION": settings.REDIS_URL,
             "KEY_PREFIX": "astrocyte",
         }

@@ -105,8 +105,10 @@ def test_a_dead_astrocyte_position_with_cells_is_unsolvable() -> None:
 
 
 def test_the_time_limit_is_honoured() -> None:
+    # A deal the solver has not won in 60 s (docs/solver.md): on a fast machine an easier
+    # one can be won inside the limit, and then the limit is not what ended the search.
     began = time.perf_counter()
-    result = solve(("spider4", 1), seconds=0.5)
+    result = solve(("spider4", 12), seconds=0.5)
     elapsed = time.perf_counter() - began
     assert result.status == "unknown"
     assert elapsed < 1.0

@@ -3,7 +3,9 @@
 DRF's own exceptions (validation, authentication, 404, throttling, …) are reshaped
 here, and domain errors raised by services are mapped to HTTP in this one place:
 subclass `DomainError`, or register an existing exception type (e.g. the engine's
-`IllegalMoveError`, which must not import Django) with `register_domain_error`.
+`IllegalMoveError`, which must not import Django) with `register_domain_error` (the
+games app registers its error family when it is ready: games/apps.py). The shape's
+OpenAPI description (`ErrorSerializer`, `error_response`) lives here too.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from rest_framework import exceptions, status
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -64,6 +67,26 @@ def register_domain_error(
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details}}
+
+
+class ErrorBodySerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(
+        help_text="Machine-readable, e.g. illegal_action, offset_conflict."
+    )
+    message = serializers.CharField(help_text="For the person who asked.")
+    details = serializers.JSONField(allow_null=True, help_text="Depends on the code.")
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    error = ErrorBodySerializer()
+
+    class Meta:
+        ref_name = "Error"
+
+
+def error_response(description: str) -> OpenApiResponse:
+    """An error answer in the OpenAPI schema: the one shape, described for this case."""
+    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 def _registered_mapping(exc: Exception) -> _Mapping | None:
@@ -115,18 +138,3 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code, message, details = "error", str(exc), None
     response.data = error_body(code, message, details)
     return response
-
-
-def _register_app_errors() -> None:
-    """The apps' error families; config may import the apps, never the other way round."""
-    from games.errors import GamesError
-
-    register_domain_error(
-        GamesError,
-        http_status=status.HTTP_400_BAD_REQUEST,
-        code="games_error",
-        from_attributes=True,
-    )
-
-
-_register_app_errors()

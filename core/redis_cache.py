@@ -60,5 +60,5 @@ class SharedRedisCache(RedisCache):
 
     def redis_client(self) -> redis.Redis:
         """The process's shared client (to the primary), for what the cache API lacks
-        (config/throttles.py pipelines a count, its expiry and a read)."""
+        (core/throttles.py pipelines a count, its expiry and a read)."""
         return self._cache.get_client(write=True)  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from config.redis_cache import SharedRedisCache
+from core.redis_cache import SharedRedisCache
 
 
 def _window_key(key: str, window: int) -> str:

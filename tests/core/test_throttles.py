@@ -1,4 +1,4 @@
-"""Rate limits (config/throttles.py): sliding-window counts in Redis and in local memory.
+"""Rate limits (core/throttles.py): sliding-window counts in Redis and in local memory.
 
 The API tests check the 429 answer end to end (tests/games/test_api_attempts.py,
 tests/accounts/test_auth_api.py); these drive the throttle over time, with a clock of
@@ -17,8 +17,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.test import RequestFactory
 
-from config.redis_cache import SharedRedisCache
-from config.throttles import AddressRateThrottle, WindowRateThrottle
+from core.redis_cache import SharedRedisCache
+from core.throttles import AddressRateThrottle, WindowRateThrottle
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def cache_kind(request: pytest.FixtureRequest, settings: Any) -> Iterator[str]:
         if not django_settings.REDIS_URL:
             pytest.skip("needs Redis: set REDIS_URL")
         backend = {
-            "BACKEND": "config.redis_cache.SharedRedisCache",
+            "BACKEND": "core.redis_cache.SharedRedisCache",
             "LOCATION": django_settings.REDIS_URL,
             "KEY_PREFIX": f"test-throttle-{uuid.uuid4()}",
         }

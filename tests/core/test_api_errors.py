@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
-from config import api_errors
-from config.api_errors import DomainError, register_domain_error
+from core import api_errors
+from core.api_errors import DomainError, register_domain_error
 
 
 class AttemptClosedError(DomainError):
