@@ -150,7 +150,11 @@ def command_test(pytest_args: list[str]) -> int:
 def command_lint() -> int:
     ensure_installed()
     status = 0
-    checks = ([BIN / "ruff", "check", "."], [BIN / "mypy", "."], [BIN / "lint-imports", "--no-logo"])
+    checks = (
+        [BIN / "ruff", "check", "."],
+        [BIN / "mypy", "."],
+        [BIN / "lint-imports", "--no-logo"],
+    )
     for command in checks:
         say("$ " + " ".join(str(part) for part in command))
         status |= subprocess.run([str(part) for part in command], cwd=ROOT).returncode

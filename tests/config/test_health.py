@@ -63,6 +63,19 @@ def test_unknown_api_path_answers_in_the_error_shape(client: Client) -> None:
     assert response.json()["error"]["code"] == "not_found"
 
 
+def test_a_post_to_an_unknown_api_path_is_a_404_in_the_error_shape_not_a_csrf_page() -> None:
+    # A browser's post carries its cookies; an id the URL patterns refuse must still say 404.
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["csrftoken"] = "x" * 32
+
+    response = client.post(
+        "/api/v1/attempts/null,null/actions/", {}, content_type="application/json"
+    )
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
 @pytest.mark.django_db
 def test_admin_redirects_to_its_login_page(client: Client) -> None:
     response = client.get("/admin/")
