@@ -98,6 +98,11 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "Embedded run (no workers): hint searches one server process runs at once; "
         "another hint then answers 503.",
     ),
+    "HINT_WAITS_PER_PROCESS": (
+        "2",
+        "With workers: hints one server process lets wait for a worker at once (each holds "
+        "one of WEB_THREADS); another then answers 503.",
+    ),
     "HINT_QUEUE": (
         "(empty: the default queue)",
         "With workers: the Celery queue of hint searches (e.g. hints, with a worker of its own).",

@@ -266,6 +266,8 @@ CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
 ACTIONS_MAX_BATCH: int = env.int("ACTIONS_MAX_BATCH", default=200)
 HINT_SECONDS: float = env.float("HINT_SECONDS", default=5.0)
 HINT_SOLVES_PER_PROCESS: int = env.int("HINT_SOLVES_PER_PROCESS", default=1)
+# With workers, a hint waiting for one holds an HTTP thread: this many at once per process.
+HINT_WAITS_PER_PROCESS: int = env.int("HINT_WAITS_PER_PROCESS", default=2)
 # With workers, hint searches run as Celery tasks on this queue (empty: the default queue).
 HINT_QUEUE: str = env.str("HINT_QUEUE", default="")
 # How long a hint may wait for a free worker, on top of HINT_SECONDS, before 503 hints_busy.

@@ -12,6 +12,9 @@ with its time limit (``HINT_SECONDS``):
   web process's interpreter while it serves other players. A hint not back in time (the
   workers busy) answers 503 ``hints_busy``; a search already under way goes on and keeps
   its line, so asking again soon answers from it (one not started in time is dropped).
+  A waiting hint holds one of the process's HTTP threads, so at most
+  ``HINT_WAITS_PER_PROCESS`` wait at once; another answers 503 ``hints_busy`` at once,
+  and the other threads stay free for action posts.
 - in the embedded run (tasks run eagerly, no worker), in the request, at most
   ``HINT_SOLVES_PER_PROCESS`` at once per process; a hint asked while they are taken
   answers 503 ``hints_busy`` at once instead of queueing.
@@ -20,6 +23,8 @@ with its time limit (``HINT_SECONDS``):
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from celery import current_app
@@ -35,16 +40,28 @@ from games.selectors import attempt_board
 
 LINE_SECONDS = 6 * 3600  # a practice game left for longer solves again
 
-_solving: threading.BoundedSemaphore | None = None
-_solving_lock = threading.Lock()
+_slots: dict[str, threading.BoundedSemaphore] = {}
+_slots_lock = threading.Lock()
 
 
-def _solve_slots() -> threading.BoundedSemaphore:
-    global _solving
-    with _solving_lock:
-        if _solving is None:
-            _solving = threading.BoundedSemaphore(max(1, settings.HINT_SOLVES_PER_PROCESS))
-        return _solving
+def process_slots(setting: str) -> threading.BoundedSemaphore:
+    """This process's slots for one kind of hint work: as many as the setting ``setting``."""
+    with _slots_lock:
+        if setting not in _slots:
+            _slots[setting] = threading.BoundedSemaphore(max(1, getattr(settings, setting)))
+        return _slots[setting]
+
+
+@contextmanager
+def _a_free_slot(setting: str) -> Iterator[None]:
+    """Hold one of the process's slots for ``setting``, or answer 503 at once (no queueing)."""
+    slots = process_slots(setting)
+    if not slots.acquire(blocking=False):
+        raise HintsBusyError(BUSY)
+    try:
+        yield
+    finally:
+        slots.release()
 
 
 def _line_key(attempt: Attempt) -> str:
@@ -87,8 +104,10 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
         if found is not None:
             return _answer(*found)
     if current_app.conf.task_always_eager:
-        return _solve_here(attempt, len(log), settings.HINT_SECONDS)
-    return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS)
+        with _a_free_slot("HINT_SOLVES_PER_PROCESS"):
+            return position_hint(attempt, len(log), settings.HINT_SECONDS)
+    with _a_free_slot("HINT_WAITS_PER_PROCESS"):  # a waiting hint holds an HTTP thread
+        return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS)
 
 
 def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
@@ -108,16 +127,6 @@ def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dic
     finally:
         pending.forget()
     return answer
-
-
-def _solve_here(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
-    slots = _solve_slots()
-    if not slots.acquire(blocking=False):
-        raise HintsBusyError(BUSY)
-    try:
-        return position_hint(attempt, log_length, seconds)
-    finally:
-        slots.release()
 
 
 def position_hint(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:

@@ -4,12 +4,13 @@ run (tasks eager; a busy process says so) or on a real Celery worker otherwise."
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from games import engine, hints
+from games import engine, hints, tasks
 from games.models import Attempt, Deal
 from tests.games.api_support import client_for, make_player, solution_of, solved_deal
 
@@ -88,7 +89,7 @@ def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     settings.HINT_SECONDS = 20.0
     client = client_for(make_player())
     attempt_id, _ = start_off_the_solution(client)
-    slots = hints._solve_slots()
+    slots = hints.process_slots("HINT_SOLVES_PER_PROCESS")
     for _ in range(settings.HINT_SOLVES_PER_PROCESS):
         assert slots.acquire(blocking=False)
     try:
@@ -99,6 +100,34 @@ def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     assert busy.status_code == 503
     assert busy.json()["error"]["code"] == "hints_busy"
     assert hint(client, attempt_id).status_code == 200  # free again
+
+
+@pytest.mark.django_db
+def test_with_workers_a_hint_asked_while_the_waits_are_taken_answers_503_without_queueing(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each hint waiting for a worker holds one of the process's HTTP threads: past
+    # HINT_WAITS_PER_PROCESS the next is refused at once, so action posts keep their threads.
+    def no_task(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a hint was queued although the process's waits were taken")
+
+    monkeypatch.setattr(hints.current_app.conf, "task_always_eager", False)
+    monkeypatch.setattr(tasks.hint_solve_task, "apply_async", no_task)
+    client = client_for(make_player())
+    attempt_id, _ = start_off_the_solution(client)
+    slots = hints.process_slots("HINT_WAITS_PER_PROCESS")
+    for _ in range(settings.HINT_WAITS_PER_PROCESS):
+        assert slots.acquire(blocking=False)
+    try:
+        began = time.monotonic()
+        busy = hint(client, attempt_id)
+        waited = time.monotonic() - began
+    finally:
+        for _ in range(settings.HINT_WAITS_PER_PROCESS):
+            slots.release()
+    assert busy.status_code == 503
+    assert busy.json()["error"]["code"] == "hints_busy"
+    assert waited < settings.HINT_QUEUE_SECONDS  # refused at once, not after waiting
 
 
 @pytest.mark.celery
