@@ -15,8 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import error_response
 from games.models import VARIANT_CHOICES, DailyChallenge
 from leaderboards import selectors
+
+BAD_QUERY = error_response("invalid: a query parameter is not valid; details name it.")
 
 
 class BoardRowSerializer(serializers.Serializer):
@@ -65,7 +68,11 @@ class ChallengeBoardApi(APIView):
     @extend_schema(
         operation_id="leaderboard_challenge",
         parameters=[InputSerializer],
-        responses=OutputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: BAD_QUERY,
+            404: error_response("not_found: no such challenge."),
+        },
     )
     def get(self, request: Request, challenge_id: int) -> Response:
         params = self.InputSerializer(data=request.query_params)
@@ -110,7 +117,9 @@ class AllTimeBoardApi(APIView):
         rows = AllTimeRowSerializer(many=True)
 
     @extend_schema(
-        operation_id="leaderboard_alltime", parameters=[InputSerializer], responses=OutputSerializer
+        operation_id="leaderboard_alltime",
+        parameters=[InputSerializer],
+        responses={200: OutputSerializer, 400: BAD_QUERY},
     )
     def get(self, request: Request) -> Response:
         params = self.InputSerializer(data=request.query_params)
@@ -142,7 +151,9 @@ class StreakBoardApi(APIView):
         rows = StreakRowSerializer(many=True)
 
     @extend_schema(
-        operation_id="leaderboard_streaks", parameters=[InputSerializer], responses=OutputSerializer
+        operation_id="leaderboard_streaks",
+        parameters=[InputSerializer],
+        responses={200: OutputSerializer, 400: BAD_QUERY},
     )
     def get(self, request: Request) -> Response:
         params = self.InputSerializer(data=request.query_params)
@@ -196,7 +207,13 @@ class PlayerStatsApi(APIView):
         streaks = StreakSerializer(many=True)
 
     @extend_schema(
-        operation_id="leaderboard_player", parameters=[InputSerializer], responses=OutputSerializer
+        operation_id="leaderboard_player",
+        parameters=[InputSerializer],
+        responses={
+            200: OutputSerializer,
+            400: BAD_QUERY,
+            404: error_response("not_found: no player of that name."),
+        },
     )
     def get(self, request: Request, username: str) -> Response:
         params = self.InputSerializer(data=request.query_params)

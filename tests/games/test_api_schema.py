@@ -51,3 +51,20 @@ def test_every_play_operation_is_described() -> None:
         "stock",
         "won",
     ]
+
+
+def test_a_bad_token_is_a_documented_401_on_public_operations_too() -> None:
+    document = yaml.safe_load(APIClient().get("/api/v1/schema/").content)
+    public = document["paths"]["/api/v1/challenges/today/"]["get"]
+    assert "401" in public["responses"]
+    assert public["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/Error"
+    )
+    # The token endpoint reads no credentials: no 401 is promised there.
+    assert "401" not in document["paths"]["/api/v1/auth/token/"]["post"]["responses"]
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)  # unknown (say, revoked)
+    answer = client.get("/api/v1/challenges/today/")
+    assert answer.status_code == 401
+    assert answer.json()["error"]["code"] == "authentication_failed"

@@ -95,3 +95,12 @@ def test_endpoints_are_in_the_openapi_schema() -> None:
     assert "/api/v1/leaderboards/challenges/{challenge_id}/" in paths
     assert "/api/v1/leaderboards/alltime/" in paths
     assert "/api/v1/leaderboards/players/{username}/" in paths
+    # What a client can get back, bad query parameters and unknown names included.
+    answers = {
+        "/api/v1/leaderboards/challenges/{challenge_id}/": {"200", "400", "404"},
+        "/api/v1/leaderboards/alltime/": {"200", "400"},
+        "/api/v1/leaderboards/streaks/": {"200", "400"},
+        "/api/v1/leaderboards/players/{username}/": {"200", "400", "404"},
+    }
+    for path, codes in answers.items():
+        assert codes <= set(paths[path]["get"]["responses"]), path
