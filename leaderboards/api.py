@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -19,7 +20,21 @@ from core.api_errors import error_response
 from games.models import VARIANT_CHOICES, DailyChallenge
 from leaderboards import selectors
 
-BAD_QUERY = error_response("invalid: a query parameter is not valid; details name it.")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def board_schema(
+    operation_id: str, query: type[Any], answer: type[Any], not_found: str | None = None
+) -> Callable[[F], F]:
+    """The schema of a board read: its query parameters, its answer, and the errors a bad
+    parameter (400) or, where the path names one, an unknown challenge or player (404) get."""
+    responses: dict[int, Any] = {
+        200: answer,
+        400: error_response("invalid: a query parameter is not valid; details name it."),
+    }
+    if not_found:
+        responses[404] = error_response(f"not_found: {not_found}")
+    return extend_schema(operation_id=operation_id, parameters=[query], responses=responses)
 
 
 class BoardRowSerializer(serializers.Serializer):
@@ -65,15 +80,7 @@ class ChallengeBoardApi(APIView):
             allow_null=True, help_text="the signed-in player's row, even outside the top"
         )
 
-    @extend_schema(
-        operation_id="leaderboard_challenge",
-        parameters=[InputSerializer],
-        responses={
-            200: OutputSerializer,
-            400: BAD_QUERY,
-            404: error_response("not_found: no such challenge."),
-        },
-    )
+    @board_schema("leaderboard_challenge", InputSerializer, OutputSerializer, "no such challenge.")
     def get(self, request: Request, challenge_id: int) -> Response:
         params = self.InputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
@@ -116,11 +123,7 @@ class AllTimeBoardApi(APIView):
         days = serializers.IntegerField()
         rows = AllTimeRowSerializer(many=True)
 
-    @extend_schema(
-        operation_id="leaderboard_alltime",
-        parameters=[InputSerializer],
-        responses={200: OutputSerializer, 400: BAD_QUERY},
-    )
+    @board_schema("leaderboard_alltime", InputSerializer, OutputSerializer)
     def get(self, request: Request) -> Response:
         params = self.InputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
@@ -150,11 +153,7 @@ class StreakBoardApi(APIView):
         variant = serializers.CharField()
         rows = StreakRowSerializer(many=True)
 
-    @extend_schema(
-        operation_id="leaderboard_streaks",
-        parameters=[InputSerializer],
-        responses={200: OutputSerializer, 400: BAD_QUERY},
-    )
+    @board_schema("leaderboard_streaks", InputSerializer, OutputSerializer)
     def get(self, request: Request) -> Response:
         params = self.InputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
@@ -206,14 +205,8 @@ class PlayerStatsApi(APIView):
         stats = PlayerStatsSerializer()
         streaks = StreakSerializer(many=True)
 
-    @extend_schema(
-        operation_id="leaderboard_player",
-        parameters=[InputSerializer],
-        responses={
-            200: OutputSerializer,
-            400: BAD_QUERY,
-            404: error_response("not_found: no player of that name."),
-        },
+    @board_schema(
+        "leaderboard_player", InputSerializer, OutputSerializer, "no player of that name."
     )
     def get(self, request: Request, username: str) -> Response:
         params = self.InputSerializer(data=request.query_params)

@@ -5,6 +5,8 @@ run (tasks eager; a busy process says so) or on a real Celery worker otherwise."
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -35,6 +37,20 @@ def play(client: APIClient, attempt_id: int, offset: int, action: str) -> None:
         format="json",
     )
     assert response.status_code == 200, response.content
+
+
+@contextmanager
+def every_slot_taken(setting: str, settings: Any) -> Iterator[None]:
+    """As if the process already ran as many hint searches (or waits) as ``setting`` allows."""
+    slots = hints.process_slots(setting)
+    count = getattr(settings, setting)
+    for _ in range(count):
+        assert slots.acquire(blocking=False)
+    try:
+        yield
+    finally:
+        for _ in range(count):
+            slots.release()
 
 
 def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
@@ -89,14 +105,8 @@ def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     settings.HINT_SECONDS = 20.0
     client = client_for(make_player())
     attempt_id, _ = start_off_the_solution(client)
-    slots = hints.process_slots("HINT_SOLVES_PER_PROCESS")
-    for _ in range(settings.HINT_SOLVES_PER_PROCESS):
-        assert slots.acquire(blocking=False)
-    try:
+    with every_slot_taken("HINT_SOLVES_PER_PROCESS", settings):
         busy = hint(client, attempt_id)
-    finally:
-        for _ in range(settings.HINT_SOLVES_PER_PROCESS):
-            slots.release()
     assert busy.status_code == 503
     assert busy.json()["error"]["code"] == "hints_busy"
     assert hint(client, attempt_id).status_code == 200  # free again
@@ -115,16 +125,10 @@ def test_with_workers_a_hint_asked_while_the_waits_are_taken_answers_503_without
     monkeypatch.setattr(tasks.hint_solve_task, "apply_async", no_task)
     client = client_for(make_player())
     attempt_id, _ = start_off_the_solution(client)
-    slots = hints.process_slots("HINT_WAITS_PER_PROCESS")
-    for _ in range(settings.HINT_WAITS_PER_PROCESS):
-        assert slots.acquire(blocking=False)
-    try:
+    with every_slot_taken("HINT_WAITS_PER_PROCESS", settings):
         began = time.monotonic()
         busy = hint(client, attempt_id)
         waited = time.monotonic() - began
-    finally:
-        for _ in range(settings.HINT_WAITS_PER_PROCESS):
-            slots.release()
     assert busy.status_code == 503
     assert busy.json()["error"]["code"] == "hints_busy"
     assert waited < settings.HINT_QUEUE_SECONDS  # refused at once, not after waiting
