@@ -164,6 +164,26 @@ async def test_pushes_after_progress_finish_and_void() -> None:
     await communicator.disconnect()
 
 
+async def test_a_ranked_start_shows_the_new_player_among_those_playing() -> None:
+    # Through the real service: the push goes out when the start commits.
+    from games.services.attempts import attempt_start_ranked
+
+    challenge = await db(make_challenge)()
+    cleo = await db(make_user)("cleo")
+    communicator, _ = await watch(challenge.pk)
+
+    attempt, created = await db(attempt_start_ranked)(player=cleo, challenge_id=challenge.pk)
+
+    assert created
+    pushed = await next_of(communicator, "progress")
+    assert pushed["player"]["attempt_id"] == attempt.pk
+    assert pushed["player"]["username"] == "cleo"
+    assert pushed["player"]["action_count"] == 0
+    assert pushed["player"]["finished"] is False
+    assert_no_secret(pushed)
+    await communicator.disconnect()
+
+
 async def test_voiding_an_open_attempt_takes_it_off_the_players_list() -> None:
     challenge = await db(make_challenge)()
     cheat, fair = await db(make_user)("cheat"), await db(make_user)("fair")
