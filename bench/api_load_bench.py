@@ -518,7 +518,7 @@ def main() -> None:
         "--start-concurrency", type=int, default=200, help="players starting at once"
     )
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     parser.add_argument("--client-cpu", type=int, help="pin this client to one core")
     parser.add_argument("--no-server", action="store_true", help="use a server already on --port")
     parser.add_argument("--json", type=Path, help="also write the result here")

@@ -12,6 +12,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The server's own default (scripts/dev.py run --prod, which imports nothing of the project).
+DEFAULT_WORKERS = 2 * (os.cpu_count() or 1)
 
 
 def start_server(

@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import datetime as dt
 import json
-import os
 import resource
 import secrets
 import socket
@@ -208,7 +207,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--wait", type=float, default=3.0, help="seconds allowed per round")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     parser.add_argument("--no-server", action="store_true", help="use a server already on --port")
     args = parser.parse_args()
 

@@ -39,6 +39,7 @@ from games.models import Attempt
 from games.selectors import attempt_board
 
 LINE_SECONDS = 6 * 3600  # a practice game left for longer solves again
+BUSY = "The hint solver is busy with other players' positions: ask again in a moment."
 
 _slots: dict[str, threading.BoundedSemaphore] = {}
 _slots_lock = threading.Lock()
@@ -87,9 +88,6 @@ def _answer(action: str, moves_to_win: int) -> dict[str, Any]:
         "moves_to_win": moves_to_win,
         "message": f"{action} leads to a win in {moves_to_win} actions.",
     }
-
-
-BUSY = "The hint solver is busy with other players' positions: ask again in a moment."
 
 
 def attempt_hint(attempt: Attempt) -> dict[str, Any]:
