@@ -118,6 +118,11 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
     ),
     "PLAUSIBLE_MIN_ACTIONS": ("30", "Actions needed before the per-action pace is judged."),
     "PLAUSIBLE_MIN_WIN_SECONDS": ("60", "A win faster than this many seconds is flagged."),
+    "PLAUSIBLE_SOLUTION_RUN_SHARE": (
+        "0.8",
+        "A ranked win whose log holds this share of the deal's stored solution as one "
+        "contiguous run is flagged (0 to 1).",
+    ),
 }
 
 env = environ.Env()

@@ -282,6 +282,12 @@ PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = env.float(
 )
 PLAUSIBLE_MIN_ACTIONS: int = env.int("PLAUSIBLE_MIN_ACTIONS", default=30)
 PLAUSIBLE_MIN_WIN_SECONDS: float = env.float("PLAUSIBLE_MIN_WIN_SECONDS", default=60.0)
+PLAUSIBLE_SOLUTION_RUN_SHARE: float = env.float("PLAUSIBLE_SOLUTION_RUN_SHARE", default=0.8)
+if not 0.0 < PLAUSIBLE_SOLUTION_RUN_SHARE <= 1.0:
+    raise ImproperlyConfigured(
+        f"PLAUSIBLE_SOLUTION_RUN_SHARE must be above 0 and at most 1, "
+        f"not {PLAUSIBLE_SOLUTION_RUN_SHARE}"
+    )
 # Ranked attempts still open when their day ends are closed at 00:00 UTC (and whenever
 # one of them is touched afterwards).
 CELERY_BEAT_SCHEDULE["attempts-close-day"] = {

@@ -132,7 +132,7 @@ class DealAdmin(admin.ModelAdmin):
             count += 1
         self.message_user(request, f"{count} re-verification(s) queued.")
 
-    @admin.action(description="Mark for a date (verified deals only)")
+    @admin.action(description="Mark for a date (verified daily-pool deals only)")
     def mark_for_date(self, request: HttpRequest, queryset: QuerySet[Deal]) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(

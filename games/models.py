@@ -100,6 +100,11 @@ class DailyChallenge(models.Model):
         return f"{self.variant} of {self.date}"
 
 
+# What puts an attempt on its challenge's board (RULES.md, "Scoring"): ranked, ended, not
+# voided, and ended with at least one action (one started and then left is not ranked).
+BOARD_CONDITION = Q(kind="ranked", voided=False, ended_at__isnull=False, action_count__gt=0)
+
+
 class Attempt(models.Model):
     """One player's game of one deal: ranked (the daily, once) or practice (any number).
 
@@ -162,14 +167,15 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            # The daily board: finished, counted attempts in RULES.md's order.
+            # The daily board: finished, counted attempts in RULES.md's order (won first).
             models.Index(
                 "challenge",
+                models.F("won").desc(),
                 models.F("score").desc(),
                 "elapsed_seconds",
                 "ended_at",
                 name="attempt_board_order",
-                condition=Q(kind="ranked", voided=False, ended_at__isnull=False),
+                condition=BOARD_CONDITION,
             ),
             models.Index(fields=["player", "kind", "ended_at"], name="attempt_player_history"),
             models.Index(

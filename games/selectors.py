@@ -16,7 +16,7 @@ from games.errors import (
     DayNotOverError,
     NotFoundError,
 )
-from games.models import Attempt, DailyChallenge, Deal
+from games.models import BOARD_CONDITION, Attempt, DailyChallenge, Deal
 
 
 def schedule_for_days(today: dt.date, days: int) -> dict[str, Any]:
@@ -189,10 +189,19 @@ def attempt_batch_answer(attempt: Attempt, offset: int, count: int) -> dict[str,
 # --- what a player (or anyone) may see ------------------------------------------------
 
 
-def challenge_for_viewing(challenge_id: int, now: dt.datetime | None = None) -> DailyChallenge:
-    """A challenge of today or of a past day; a future one is not there yet."""
+def visible_challenge(challenge_id: int, now: dt.datetime | None = None) -> DailyChallenge | None:
+    """A challenge of today or of a past day. One whose day has not begun does not exist yet
+    for players: None, exactly as for an unknown id (admins see the schedule)."""
     challenge = DailyChallenge.objects.select_related("deal").filter(pk=challenge_id).first()
     if challenge is None or challenge.date > utc_today(now):
+        return None
+    return challenge
+
+
+def challenge_for_viewing(challenge_id: int, now: dt.datetime | None = None) -> DailyChallenge:
+    """``visible_challenge``, or "not found"."""
+    challenge = visible_challenge(challenge_id, now)
+    if challenge is None:
         raise NotFoundError("No such challenge.")
     return challenge
 
@@ -231,9 +240,26 @@ def attempt_summary(attempt: Attempt, now: dt.datetime | None = None) -> dict[st
 
 
 def deal_secrets_public(deal: Deal, challenge: DailyChallenge | None, now: dt.datetime) -> bool:
-    """A daily's seed is public once its day is over; a practice deal's never (the pool is
-    shared and reused)."""
+    """A daily's seed and nonce are public once its day is over, for everyone at once; a
+    practice deal's never (the pool is shared and reused)."""
     return challenge is not None and day_is_closed(challenge.date, now)
+
+
+def attempt_cards_public(attempt: Attempt, now: dt.datetime | None = None) -> bool:
+    """May the attempt's deal be shown whole (every face-down and stock card)?
+
+    A daily's only once its day is over, for everyone at once: never because one attempt
+    ended, since anyone can open a second account (docs/fair-play.md). A practice deal's once
+    that practice attempt is over: practice deals are never dailies.
+    """
+    if attempt.challenge_id is not None:
+        return attempt.challenge is not None and day_is_closed(attempt.challenge.date, now)
+    return attempt.kind == Attempt.Kind.PRACTICE and attempt.is_over
+
+
+def position_for(board: engine.Board, cards_public: bool) -> dict[str, Any]:
+    """The whole position when its cards are public, else the player's view of it."""
+    return engine.board_state(board) if cards_public else engine.board_view(board)
 
 
 def challenge_detail(
@@ -291,8 +317,8 @@ def challenges_today(player: Any, now: dt.datetime | None = None) -> dict[str, A
 
 
 def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str, Any]:
-    """The owner's view of an attempt; the whole deal and the log once it is over, the seed
-    once its day is over too."""
+    """The owner's view of an attempt: the log once it is over; the whole deal once its
+    cards are public (``attempt_cards_public``), the seed once a daily's day is over."""
     now = now or timezone.now()
     board = attempt_board(attempt)
     challenge = attempt.challenge
@@ -330,13 +356,16 @@ def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str
         "log": None,
         "action_times": None,
         "start_state": None,
+        "deal_revealed": False,
         "seed": None,
         "nonce": None,
     }
     if attempt.is_over:
+        cards_public = attempt_cards_public(attempt, now)
         body["log"] = list(attempt.log)
         body["action_times"] = list(attempt.action_times)
-        body["start_state"] = engine.board_state(deal_board(attempt.deal))
+        body["start_state"] = position_for(deal_board(attempt.deal), cards_public)
+        body["deal_revealed"] = cards_public
         if deal_secrets_public(attempt.deal, challenge, now):
             body["seed"] = str(attempt.deal.seed_int)
             body["nonce"] = attempt.deal.nonce
@@ -346,8 +375,9 @@ def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str
 def challenge_public_logs(
     challenge: DailyChallenge, now: dt.datetime | None = None
 ) -> dict[str, Any]:
-    """Every counted ranked attempt of a closed day with its log and server times, so that
-    anyone can re-deal (with the revealed seed) and re-check every score."""
+    """Every counted ranked attempt of a closed day (the board's rows, in its order) with its
+    log and server times, so that anyone can re-deal (with the revealed seed) and re-check
+    every score."""
     now = now or timezone.now()
     if not day_is_closed(challenge.date, now):
         raise DayNotOverError(
@@ -355,11 +385,9 @@ def challenge_public_logs(
             f"(in {seconds_left(challenge.date, now)} s)."
         )
     attempts = (
-        Attempt.objects.filter(
-            challenge=challenge, kind=Attempt.Kind.RANKED, voided=False, ended_at__isnull=False
-        )
+        Attempt.objects.filter(BOARD_CONDITION, challenge=challenge)
         .select_related("player")
-        .order_by("-score", "elapsed_seconds", "ended_at", "pk")
+        .order_by("-won", "-score", "elapsed_seconds", "ended_at", "pk")
     )
     return {
         "challenge_id": challenge.pk,
@@ -428,27 +456,34 @@ def parse_step(raw: str | None, steps: int) -> int:
     return step
 
 
-def _replay_step(deal: Deal, log: list[Any], times: list[Any] | None, step: int) -> dict[str, Any]:
+def _replay_step(
+    deal: Deal, log: list[Any], times: list[Any] | None, step: int, cards_public: bool
+) -> dict[str, Any]:
     board = stored_board(deal, log[:step], f"deal {deal.pk}")
     return {
         "step": step,
         "steps": len(log),
         "action": str(log[step - 1]) if step else None,
         "time": float(times[step - 1]) if step and times and len(times) >= step else None,
-        "state": engine.board_state(board),
+        "state": position_for(board, cards_public),
+        "cards_revealed": cards_public,
         "deals_left": board.deals_left,
         "runs_completed": board.complete_foundations,
         "won": board.is_won,
     }
 
 
-def attempt_replay_step(attempt: Attempt, raw_step: str | None) -> dict[str, Any]:
-    """The full position of a finished attempt after its first ``step`` actions."""
+def attempt_replay_step(
+    attempt: Attempt, raw_step: str | None, now: dt.datetime | None = None
+) -> dict[str, Any]:
+    """The position of a finished attempt after its first ``step`` actions: whole once its
+    cards are public, else as its player saw it (face-down and stock cards null)."""
     if not attempt.is_over:
         raise AttemptNotOverError("This attempt is not over yet: its replay opens when it ends.")
     log = list(attempt.log)
     step = parse_step(raw_step, len(log))
-    body = _replay_step(attempt.deal, log, list(attempt.action_times), step)
+    cards_public = attempt_cards_public(attempt, now)
+    body = _replay_step(attempt.deal, log, list(attempt.action_times), step, cards_public)
     return {"attempt_id": attempt.pk, "challenge_id": attempt.challenge_id, **body}
 
 
@@ -464,5 +499,5 @@ def solution_replay_step(
         )
     log = list(challenge.deal.solution or [])
     step = parse_step(raw_step, len(log))
-    body = _replay_step(challenge.deal, log, None, step)
+    body = _replay_step(challenge.deal, log, None, step, cards_public=True)
     return {"challenge_id": challenge.pk, **body}

@@ -17,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import error_response
-from games.models import VARIANT_CHOICES, DailyChallenge
+from games.models import VARIANT_CHOICES
+from games.selectors import challenge_for_viewing
 from leaderboards import selectors
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -85,7 +86,8 @@ class ChallengeBoardApi(APIView):
         params = self.InputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         limit, offset = params.validated_data["limit"], params.validated_data["offset"]
-        challenge = get_object_or_404(DailyChallenge, pk=challenge_id)
+        # A challenge whose day has not begun does not exist yet, for players (404).
+        challenge = challenge_for_viewing(challenge_id)
         me = (
             selectors.player_rank(challenge, request.user)
             if request.user.is_authenticated
@@ -106,11 +108,13 @@ class AllTimeRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     total_score = serializers.IntegerField()
-    days = serializers.IntegerField(help_text="days with a counted daily in the window")
+    days = serializers.IntegerField(help_text="days won in the window (a daily won that day)")
+    total_seconds = serializers.FloatField(help_text="elapsed time of those wins, added up")
 
 
 class AllTimeBoardApi(APIView):
-    """Each player's best daily score per UTC day, summed over the last ``days`` days."""
+    """Won dailies over the last ``days`` days: each day's best winning score, summed
+    (RULES.md: a day not won counts nothing; ties by days won, then their total time)."""
 
     permission_classes = [AllowAny]
 

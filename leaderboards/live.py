@@ -33,7 +33,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import close_old_connections, connection
 
-from games.models import Attempt, DailyChallenge
+from games.models import Attempt
+from games.selectors import visible_challenge
 from leaderboards import selectors
 
 log = logging.getLogger(__name__)
@@ -66,8 +67,9 @@ def board_payload(challenge_id: int, voided: dict[str, Any] | None = None) -> di
 
 
 def snapshot_payload(challenge_id: int, player_id: int | None) -> dict[str, Any] | None:
-    """What a watcher gets on connect; None when the challenge does not exist."""
-    challenge = DailyChallenge.objects.filter(pk=challenge_id).first()
+    """What a watcher gets on connect; None when the challenge does not exist, or not yet
+    (its day has not begun)."""
+    challenge = visible_challenge(challenge_id)
     if challenge is None:
         return None
     board = board_payload(challenge_id)

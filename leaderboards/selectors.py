@@ -1,11 +1,12 @@
 """Reads for the leaderboards: PostgreSQL is the source of truth, every rank an indexed query.
 
-Order (RULES.md, "Scoring"): score higher first, then elapsed seconds shorter first, then
-the moment the attempt ended earlier first. The daily board counts the finished,
-non-voided ranked attempts of one challenge; the partial index ``attempt_board_order``
-(challenge, -score, elapsed_seconds, ended_at) holds exactly those rows in that order.
+Order (RULES.md, "Scoring"): won attempts above all others; then score higher first,
+elapsed seconds shorter first, and the moment the attempt ended earlier first. The daily
+board counts the finished, non-voided ranked attempts of one challenge that hold at least
+one action (one started and left is not ranked); the partial index ``attempt_board_order``
+(challenge, -won, -score, elapsed_seconds, ended_at) holds exactly those rows in that order.
 
-Ranks are SQL ``RANK()``: attempts equal in all three keys share a rank and the next rank
+Ranks are SQL ``RANK()``: attempts equal in all four keys share a rank and the next rank
 skips (1, 2, 2, 4). ``ended_at`` has microsecond resolution, so a shared rank is rare; within
 one, rows are listed by attempt id. A player's rank is "attempts strictly better + 1", which
 is the same number, counted on the index without reading the rows below.
@@ -23,7 +24,7 @@ from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from games.models import Attempt, DailyChallenge
+from games.models import BOARD_CONDITION, Attempt, DailyChallenge
 from leaderboards.models import BoardScoreCount
 
 MAX_LIMIT = 200
@@ -53,15 +54,15 @@ class BoardRow:
 
 def board_attempts(challenge_id: int) -> QuerySet[Attempt]:
     """The attempts that count on a challenge's board: the rows of ``attempt_board_order``."""
-    return Attempt.objects.filter(
-        challenge_id=challenge_id,
-        kind=Attempt.Kind.RANKED,
-        voided=False,
-        ended_at__isnull=False,
-    )
+    return Attempt.objects.filter(BOARD_CONDITION, challenge_id=challenge_id)
 
 
-BOARD_ORDER = (F("score").desc(), F("elapsed_seconds").asc(), F("ended_at").asc())
+BOARD_ORDER = (
+    F("won").desc(),
+    F("score").desc(),
+    F("elapsed_seconds").asc(),
+    F("ended_at").asc(),
+)
 # What a board row shows: the attempt's log and server times (long JSON arrays) stay unread.
 ROW_FIELDS = (
     "score",
@@ -113,21 +114,21 @@ def leaderboard_for_day(
 def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     """How many board attempts rank before ``attempt``.
 
-    Higher scores: a sum over the board's score counts (``BoardScoreCount``, one row per
-    distinct score), not a count over the index entries above the player. Ties on the
-    score: two contiguous ranges of ``attempt_board_order`` (index-only scans), same score
-    and shorter time, then same score and time and earlier end.
+    A better outcome (won, when this one was not) or the same outcome and a higher score:
+    a sum over the board's counts (``BoardScoreCount``, one row per distinct outcome and
+    score), not a count over the index entries above the player. Ties on both: two
+    contiguous ranges of ``attempt_board_order`` (index-only scans), same outcome and score
+    and a shorter time, then same time too and an earlier end.
     """
-    board = board_attempts(challenge_id)
+    board = board_attempts(challenge_id).filter(won=attempt.won, score=attempt.score)
+    better = Q(won=attempt.won, score__gt=attempt.score)
+    if not attempt.won:
+        better |= Q(won=True)
     return (
-        _sum_counts(
-            BoardScoreCount.objects.filter(challenge_id=challenge_id, score__gt=attempt.score)
-        )
-        + board.filter(score=attempt.score, elapsed_seconds__lt=attempt.elapsed_seconds).count()
+        _sum_counts(BoardScoreCount.objects.filter(better, challenge_id=challenge_id))
+        + board.filter(elapsed_seconds__lt=attempt.elapsed_seconds).count()
         + board.filter(
-            score=attempt.score,
-            elapsed_seconds=attempt.elapsed_seconds,
-            ended_at__lt=attempt.ended_at,
+            elapsed_seconds=attempt.elapsed_seconds, ended_at__lt=attempt.ended_at
         ).count()
     )
 
@@ -204,13 +205,20 @@ def progress_of(attempt: Attempt) -> tuple[int | None, dict[str, Any]] | None:
 # --- players: streaks and stats ------------------------------------------------
 
 
-def _counted_dailies(player: Any, variant: str | None) -> QuerySet[Attempt]:
+def _ended_dailies(player: Any, variant: str | None) -> QuerySet[Attempt]:
+    """The player's ended, non-voided ranked attempts (with or without an action)."""
     attempts = Attempt.objects.filter(
         player=player, kind=Attempt.Kind.RANKED, voided=False, ended_at__isnull=False
     )
     if variant:
         attempts = attempts.filter(challenge__variant=variant)
     return attempts
+
+
+def _counted_dailies(player: Any, variant: str | None) -> QuerySet[Attempt]:
+    """The player's ranked attempts on the boards (RULES.md: one ended with no action is not
+    ranked, so it is not in the stats either)."""
+    return _ended_dailies(player, variant).filter(BOARD_CONDITION)
 
 
 def streaks(player: Any, variant: str, today: dt.date | None = None) -> dict[str, Any]:
@@ -238,8 +246,9 @@ def streaks(player: Any, variant: str, today: dt.date | None = None) -> dict[str
         current = run
         if previous < today:
             # Yesterday ended the run; it stays current unless today's daily was already lost.
+            # (an attempt left with no action is unranked, but today can no longer be won)
             lost_today = (
-                _counted_dailies(player, variant).filter(challenge__date=today, won=False).exists()
+                _ended_dailies(player, variant).filter(challenge__date=today, won=False).exists()
             )
             current = 0 if lost_today else run
     return {
@@ -298,20 +307,25 @@ def player_stats(player: Any, variant: str | None = None) -> dict[str, Any]:
 
 # --- the all-time board ----------------------------------------------------------
 
+# RULES.md: a day counts the player's score if they won it, else nothing; ties by the number
+# of days won (more first), then the total elapsed time of those wins (shorter first). With
+# dailies in several variants, a day counts the player's best win of that day.
 _ALLTIME_SQL = """
-WITH best AS (
-    SELECT a.player_id, c.date, MAX(a.score) AS score
+WITH wins AS (
+    SELECT a.player_id, a.score, a.elapsed_seconds, ROW_NUMBER() OVER (
+        PARTITION BY a.player_id, c.date ORDER BY a.score DESC, a.elapsed_seconds ASC
+    ) AS nth
     FROM {attempt} a JOIN {challenge} c ON c.id = a.challenge_id
-    WHERE a.kind = %s AND NOT a.voided AND a.ended_at IS NOT NULL
+    WHERE a.kind = %s AND a.won AND NOT a.voided AND a.ended_at IS NOT NULL
       AND c.date >= %s AND c.date <= %s
-    GROUP BY a.player_id, c.date
 ), totals AS (
-    SELECT player_id, SUM(score) AS total, COUNT(*) AS days
-    FROM best GROUP BY player_id
+    SELECT player_id, SUM(score) AS total, COUNT(*) AS days, SUM(elapsed_seconds) AS seconds
+    FROM wins WHERE nth = 1 GROUP BY player_id
 )
-SELECT RANK() OVER (ORDER BY t.total DESC) AS rank, u.{username}, t.total, t.days
+SELECT RANK() OVER (ORDER BY t.total DESC, t.days DESC, t.seconds ASC) AS rank,
+       u.{username}, t.total, t.days, t.seconds
 FROM totals t JOIN {user} u ON u.id = t.player_id
-ORDER BY t.total DESC, t.days ASC, u.{username} ASC
+ORDER BY t.total DESC, t.days DESC, t.seconds ASC, u.{username} ASC
 LIMIT %s
 """
 
@@ -319,9 +333,9 @@ LIMIT %s
 def alltime_board(
     days: int = 30, limit: int = 50, today: dt.date | None = None
 ) -> list[dict[str, Any]]:
-    """Each player's best daily score per UTC day (any variant), summed over the last ``days``.
-
-    The window is today and the ``days - 1`` days before it. Equal totals share a rank.
+    """Each player's won dailies over the last ``days`` (today and the ``days - 1`` before):
+    the sum of each day's best winning score (any variant), ranked as RULES.md says. Equal
+    in total, days won and time share a rank.
     """
     today = today or timezone.now().date()
     first = today - dt.timedelta(days=max(1, days) - 1)
@@ -338,8 +352,14 @@ def alltime_board(
         )
         rows = cursor.fetchall()
     return [
-        {"rank": int(rank), "username": username, "total_score": int(total), "days": int(days_)}
-        for rank, username, total, days_ in rows
+        {
+            "rank": int(rank),
+            "username": username,
+            "total_score": int(total),
+            "days": int(days_),
+            "total_seconds": round(float(seconds), 3),
+        }
+        for rank, username, total, days_, seconds in rows
     ]
 
 

@@ -1,13 +1,14 @@
 """Keeps ``BoardScoreCount`` equal to the boards, in the transaction that changes them.
 
-An attempt counts on its challenge's board while it is ranked, finished and not voided
-(the rows of the ``attempt_board_order`` index). Every ORM write of an attempt passes
-here (``post_save`` / ``post_delete``, connected in LeaderboardsConfig.ready()): the
-attempt's (challenge, score) as loaded is compared with what was saved, and the counts
-move by one in the same transaction, as an atomic upsert, so concurrent finishes never
-lose a count. Writes that bypass the model (``QuerySet.update``, bulk loads, raw SQL) are
-not seen: the hot path's raw write (games/services/attempt_rows.py) only touches fields
-that never change what counts, and after a bulk load ``tally_rebuild`` recounts.
+An attempt counts on its challenge's board while it is ranked, finished with at least one
+action and not voided (the rows of the ``attempt_board_order`` index). Every ORM write of
+an attempt passes here (``post_save`` / ``post_delete``, connected in
+LeaderboardsConfig.ready()): the attempt's (challenge, won, score) as loaded is compared
+with what was saved, and the counts move by one in the same transaction, as an atomic
+upsert, so concurrent finishes never lose a count. Writes that bypass the model
+(``QuerySet.update``, bulk loads, raw SQL) are not seen: the hot path's raw write
+(games/services/attempt_rows.py) only writes open attempts, which count on no board, and
+after a bulk load ``tally_rebuild`` recounts.
 """
 
 from __future__ import annotations
@@ -17,23 +18,30 @@ from typing import Any, cast
 from django.db import connection, transaction
 from django.db.models import Count
 
-from games.models import Attempt
+from games.models import BOARD_CONDITION, Attempt
 from leaderboards.models import BoardScoreCount
 
-KEY_FIELDS = ("kind", "challenge_id", "voided", "ended_at", "score")
+KEY_FIELDS = ("kind", "challenge_id", "voided", "ended_at", "action_count", "won", "score")
 UNKNOWN = object()
 
+BoardKey = tuple[int, bool, int]
 
-def board_key(attempt: Attempt) -> tuple[int, int] | None:
-    """(challenge id, score) while the attempt counts on a board, else None."""
+
+def board_key(attempt: Attempt) -> BoardKey | None:
+    """(challenge id, won, score) while the attempt counts on a board, else None.
+
+    The same rows as ``games.models.BOARD_CONDITION``: ranked, ended, not voided, and ended
+    with at least one action.
+    """
     if (
         attempt.kind == Attempt.Kind.RANKED
         and attempt.challenge_id is not None
         and not attempt.voided
         and attempt.ended_at is not None
+        and attempt.action_count > 0
         and attempt.score is not None
     ):
-        return attempt.challenge_id, attempt.score
+        return attempt.challenge_id, bool(attempt.won), attempt.score
     return None
 
 
@@ -48,16 +56,17 @@ def remember_key(sender: Any, instance: Attempt, **kwargs: Any) -> None:
     instance._board_key = _loaded_key(instance)  # type: ignore[attr-defined]
 
 
-def _add(challenge_id: int, score: int, delta: int) -> None:
+def _add(key: BoardKey, delta: int) -> None:
     quote = connection.ops.quote_name
     table = quote(BoardScoreCount._meta.db_table)
     attempts = quote("attempts")
+    columns = ", ".join(quote(name) for name in ("challenge_id", "won", "score"))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} ({quote('challenge_id')}, {quote('score')}, {attempts}) "
-            f"VALUES (%s, %s, %s) ON CONFLICT ({quote('challenge_id')}, {quote('score')}) "
+            f"INSERT INTO {table} ({columns}, {attempts}) "
+            f"VALUES (%s, %s, %s, %s) ON CONFLICT ({columns}) "
             f"DO UPDATE SET {attempts} = {table}.{attempts} + EXCLUDED.{attempts}",
-            [challenge_id, score, delta],
+            [*key, delta],
         )
 
 
@@ -69,9 +78,9 @@ def on_saving(sender: Any, instance: Attempt, **kwargs: Any) -> None:
     instance._board_key = board_key(stored) if stored is not None else None  # type: ignore[attr-defined]
 
 
-def _remembered(instance: Attempt) -> tuple[int, int] | None:
+def _remembered(instance: Attempt) -> BoardKey | None:
     key = getattr(instance, "_board_key", UNKNOWN)
-    return board_key(instance) if key is UNKNOWN else cast("tuple[int, int] | None", key)
+    return board_key(instance) if key is UNKNOWN else cast("BoardKey | None", key)
 
 
 def on_saved(sender: Any, instance: Attempt, created: bool, **kwargs: Any) -> None:
@@ -81,9 +90,9 @@ def on_saved(sender: Any, instance: Attempt, created: bool, **kwargs: Any) -> No
     if before != after:
         with transaction.atomic():
             if before is not None:
-                _add(before[0], before[1], -1)
+                _add(before, -1)
             if after is not None:
-                _add(after[0], after[1], +1)
+                _add(after, +1)
     instance._board_key = after  # type: ignore[attr-defined]
 
 
@@ -91,7 +100,7 @@ def on_deleted(sender: Any, instance: Attempt, **kwargs: Any) -> None:
     """``post_delete`` (a player's account deleted, say): its count goes too."""
     key = _remembered(instance)
     if key is not None:
-        _add(key[0], key[1], -1)
+        _add(key, -1)
 
 
 def tally_rebuild(challenge_id: int | None = None) -> int:
@@ -100,16 +109,18 @@ def tally_rebuild(challenge_id: int | None = None) -> int:
     For after a bulk load or a write that bypassed the model. Takes the same rows as the
     board (``attempt_board_order``).
     """
-    attempts = Attempt.objects.filter(
-        kind=Attempt.Kind.RANKED, voided=False, ended_at__isnull=False, score__isnull=False
-    )
+    attempts = Attempt.objects.filter(BOARD_CONDITION, score__isnull=False)
     counts = BoardScoreCount.objects.all()
     if challenge_id is not None:
         attempts = attempts.filter(challenge_id=challenge_id)
         counts = counts.filter(challenge_id=challenge_id)
     rows = [
-        BoardScoreCount(challenge_id=row["challenge_id"], score=row["score"], attempts=row["n"])
-        for row in attempts.values("challenge_id", "score").annotate(n=Count("id")).order_by()
+        BoardScoreCount(
+            challenge_id=row["challenge_id"], won=row["won"], score=row["score"], attempts=row["n"]
+        )
+        for row in attempts.values("challenge_id", "won", "score")
+        .annotate(n=Count("id"))
+        .order_by()
     ]
     with transaction.atomic():
         counts.delete()

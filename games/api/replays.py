@@ -1,6 +1,7 @@
-"""Replays: the full position after the first k actions of a finished attempt, or of a
-closed day's solution. Every position is recomputed by the engine from the deal and the
-stored actions; nothing else is trusted."""
+"""Replays: the position after the first k actions of a finished attempt, or of a closed
+day's solution. Every position is recomputed by the engine from the deal and the stored
+actions; nothing else is trusted. Until a daily's day is over its owner sees each position
+as they saw it in play (face-down and stock cards null)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from rest_framework.views import APIView
 
 from core.api_errors import error_response
 from games.api.common import NOT_FOUND
-from games.api.schema import StateFullSerializer
+from games.api.schema import StateViewSerializer
 from games.selectors import (
     attempt_for_replay,
     attempt_replay_step,
@@ -42,15 +43,26 @@ class ReplayStepSerializer(serializers.Serializer[Any]):
     time = serializers.FloatField(
         allow_null=True, help_text="Server time of that action (s from the start); null at 0."
     )
-    state = StateFullSerializer(help_text="The full position after `step` actions.")
+    state = StateViewSerializer(
+        help_text=(
+            "The position after `step` actions: whole when `cards_revealed`, else as the "
+            "player saw it (face-down and stock cards null)."
+        )
+    )
+    cards_revealed = serializers.BooleanField(
+        help_text=(
+            "Whether `state` shows every card: a daily's once its day is over, a practice "
+            "deal's once the attempt is over."
+        )
+    )
     deals_left = serializers.IntegerField()
     runs_completed = serializers.IntegerField()
     won = serializers.BooleanField()
 
 
 class AttemptReplayApi(APIView):
-    """A finished attempt, position by position: the owner's at once, anyone's counted
-    ranked game once its day is over."""
+    """A finished attempt, position by position: the owner's at once (as they saw it until
+    the deal's cards are public), anyone's counted ranked game once its day is over."""
 
     class OutputSerializer(ReplayStepSerializer):
         attempt_id = serializers.IntegerField()

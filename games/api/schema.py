@@ -104,6 +104,18 @@ class AttemptSerializer(serializers.Serializer[Any]):
     voided = serializers.BooleanField()
     log = serializers.ListField(child=serializers.CharField(), allow_null=True)
     action_times = serializers.ListField(child=serializers.FloatField(), allow_null=True)
-    start_state = StateFullSerializer(allow_null=True, help_text="Once the attempt is over.")
+    start_state = StateViewSerializer(
+        allow_null=True,
+        help_text=(
+            "Once the attempt is over: the deal as it started, whole when `deal_revealed`, "
+            "else as the player saw it (face-down and stock cards null)."
+        ),
+    )
+    deal_revealed = serializers.BooleanField(
+        help_text=(
+            "Whether `start_state` shows every card: a daily's once its day is over (for "
+            "everyone at once), a practice deal's once the attempt is over."
+        )
+    )
     seed = serializers.CharField(allow_null=True, help_text="Once the day is over (ranked).")
     nonce = serializers.CharField(allow_null=True)

@@ -11,10 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-import statistics
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -28,7 +26,7 @@ from games.errors import (
     NotFoundError,
     OffsetConflictError,
 )
-from games.models import Attempt, DailyChallenge, Deal
+from games.models import Attempt, Deal
 from games.selectors import (
     apply_batch,
     attempt_batch_answer,
@@ -37,8 +35,10 @@ from games.selectors import (
     day_end,
     day_is_closed,
     utc_today,
+    visible_challenge,
 )
 from games.services.attempt_rows import lock_attempt, save_progress
+from games.services.plausibility import plausibility_flags
 from games.signals import attempt_finished, attempt_progressed, attempt_voided
 
 log = logging.getLogger(__name__)
@@ -74,9 +74,9 @@ def attempt_start_ranked(
 ) -> tuple[Attempt, bool]:
     """The player's one ranked attempt at today's challenge: (attempt, created)."""
     now = now or timezone.now()
-    challenge = DailyChallenge.objects.select_related("deal").filter(pk=challenge_id).first()
+    challenge = visible_challenge(challenge_id, now)
     today = utc_today(now)
-    if challenge is None or challenge.date > today:
+    if challenge is None:
         raise NotFoundError("No such challenge.")
     existing = Attempt.objects.filter(
         player=player, challenge=challenge, kind=Attempt.Kind.RANKED
@@ -115,7 +115,10 @@ def attempt_start_practice(
     *, player: Any, variant: str | None = None, now: dt.datetime | None = None
 ) -> Attempt:
     """An unranked attempt on a random verified deal of the practice pool."""
-    deals = Deal.objects.filter(pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False)
+    # Never a daily's deal (deal_schedule refuses practice deals; this holds it both ways).
+    deals = Deal.objects.filter(
+        pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False, dailies__isnull=True
+    )
     if variant:
         deals = deals.filter(variant=variant)
     count = deals.count()
@@ -133,36 +136,6 @@ def attempt_start_practice(
 
 
 # --- ending ----------------------------------------------------------------------------
-
-
-def _median_seconds_per_action(times: list[float]) -> float:
-    """Each batch's interval shared by its actions (one post carries one server time)."""
-    per_action: list[float] = []
-    previous, i = 0.0, 0
-    while i < len(times):
-        j = i
-        while j < len(times) and times[j] == times[i]:
-            j += 1
-        per_action += [(times[i] - previous) / (j - i)] * (j - i)
-        previous, i = times[i], j
-    return statistics.median(per_action)
-
-
-def plausibility_flags(attempt: Attempt) -> list[str]:
-    """Why an ended attempt looks faster than a human could play (empty when it does not)."""
-    reasons = []
-    elapsed = attempt.elapsed_seconds or 0.0
-    if attempt.won and elapsed < settings.PLAUSIBLE_MIN_WIN_SECONDS:
-        reasons.append(f"won in {elapsed:.1f} s (under {settings.PLAUSIBLE_MIN_WIN_SECONDS:g} s)")
-    times = [float(t) for t in attempt.action_times]
-    if len(times) >= settings.PLAUSIBLE_MIN_ACTIONS:
-        median = _median_seconds_per_action(times)
-        if median < settings.PLAUSIBLE_MIN_SECONDS_PER_ACTION:
-            reasons.append(
-                f"median {median:.3f} s per action over {len(times)} actions "
-                f"(under {settings.PLAUSIBLE_MIN_SECONDS_PER_ACTION:g} s)"
-            )
-    return reasons
 
 
 def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.datetime) -> None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import engine, solver
 from games.errors import DealStateError
-from games.models import DailyChallenge, Deal, commitment_for
+from games.models import Attempt, DailyChallenge, Deal, commitment_for
 from games.solver.search import ProgressCallback
 
 log = logging.getLogger(__name__)
@@ -202,13 +202,22 @@ def deal_requeue(*, deal_id: int) -> Deal:
 
 
 def deal_schedule(*, deal: Deal, date: dt.date) -> DailyChallenge:
-    """Make ``deal`` the daily of its variant on ``date``."""
+    """Make ``deal`` the daily of its variant on ``date``: a verified deal of the daily pool
+    that no practice attempt has played."""
     with transaction.atomic():
         deal = Deal.objects.select_for_update().get(pk=deal.pk)
         if not deal.is_playable:
             raise DealStateError(
                 f"deal {deal.pk} is {deal.status}{' and retired' if deal.retired else ''}: "
                 "only verified deals can be scheduled"
+            )
+        if (
+            deal.pool != Deal.Pool.DAILY
+            or deal.attempts.filter(kind=Attempt.Kind.PRACTICE).exists()
+        ):
+            raise DealStateError(
+                f"deal {deal.pk} is a practice deal: practice players may have seen all its "
+                "cards, so it can never be a daily (choose a deal of the daily pool)"
             )
         if date < timezone.now().date():
             raise DealStateError(f"{date} is in the past")

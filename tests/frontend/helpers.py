@@ -38,33 +38,38 @@ class Recorder:
         socket.on("framereceived", lambda payload: self.frames.append(str(payload)))
 
 
-def hidden_card_problems(value: Any, path: str = "$", over: bool = False) -> list[str]:
+def hidden_card_problems(value: Any, path: str = "$", public: bool = False) -> list[str]:
     """Where a JSON value shows a card the player has not seen.
 
     A state (an object with tableau, face_down and stock) must have null for every
-    face-down and every stock card; only an attempt that is over may carry the full deal
-    (its ``start_state``).
+    face-down and every stock card, and no seed, nonce or solution may appear, unless the
+    server says the deal is public: an object with ``deal_revealed`` or ``cards_revealed``
+    true, or the ``revealed`` object of a challenge whose day is over. That the server says
+    so only when the day is over is checked by the API tests (tests/games/test_fair_play.py).
     """
     problems: list[str] = []
     if isinstance(value, dict):
-        over = over or value.get("over") is True
-        if {"tableau", "face_down", "stock"} <= value.keys():
-            full_allowed = over and path.endswith(".start_state")
-            if not full_allowed:
-                for i, (column, down) in enumerate(
-                    zip(value["tableau"], value["face_down"], strict=True)
-                ):
-                    if any(card is not None for card in column[:down]):
-                        problems.append(f"{path}.tableau[{i}] shows a face-down card")
-                if any(card is not None for card in value["stock"]):
-                    problems.append(f"{path}.stock shows a stock card")
+        public = (
+            public
+            or value.get("deal_revealed") is True
+            or value.get("cards_revealed") is True
+            or path.endswith(".revealed")
+        )
+        if {"tableau", "face_down", "stock"} <= value.keys() and not public:
+            for i, (column, down) in enumerate(
+                zip(value["tableau"], value["face_down"], strict=True)
+            ):
+                if any(card is not None for card in column[:down]):
+                    problems.append(f"{path}.tableau[{i}] shows a face-down card")
+            if any(card is not None for card in value["stock"]):
+                problems.append(f"{path}.stock shows a stock card")
         for key, item in value.items():
-            if key in ("seed", "nonce", "solution") and item and not over:
+            if key in ("seed", "nonce", "solution") and item and not public:
                 problems.append(f"{path}.{key} is given away")
-            problems += hidden_card_problems(item, f"{path}.{key}", over)
+            problems += hidden_card_problems(item, f"{path}.{key}", public)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            problems += hidden_card_problems(item, f"{path}[{i}]", over)
+            problems += hidden_card_problems(item, f"{path}[{i}]", public)
     return problems
 
 

@@ -153,13 +153,20 @@ def test_whole_lifecycle_signup_today_start_play_win(clock: Clock) -> None:
     assert attempt.log == solution and attempt.action_count == len(solution)
     assert attempt.action_times[0] == pytest.approx(7.5)
     assert attempt.runs_completed == 8 and attempt.deals_left == 0
-    assert not attempt.flagged  # about 100 s and several seconds an action: human enough
+    # About 100 s and several seconds an action: human enough; but it is the stored solution.
+    assert attempt.flagged
+    assert attempt.flag_reason == (
+        f"{len(solution)} of the {len(solution)} actions of the stored solution played as "
+        "one run (flagged from 80%)"
+    )
 
     detail = client.get(f"/api/v1/attempts/{attempt_id}/").json()
     assert detail["over"] and detail["won"] and detail["end_reason"] == "won"
     assert detail["log"] == solution
-    assert detail["start_state"] == engine.board_state(start_board)
-    assert detail["seed"] is None and detail["nonce"] is None  # not until the day is over
+    # Not until the day is over, for everyone at once: the deal as the player saw it.
+    assert detail["start_state"] == engine.board_view(start_board)
+    assert detail["deal_revealed"] is False
+    assert detail["seed"] is None and detail["nonce"] is None
 
     late = post_actions(client, attempt_id, len(solution), ["undo"])
     assert late.status_code == 409 and late.json()["error"]["code"] == "attempt_over"

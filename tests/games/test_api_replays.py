@@ -39,11 +39,14 @@ def close_day(challenge: DailyChallenge) -> None:
     )
 
 
-def expected_state(challenge: DailyChallenge, log: list[str], step: int) -> dict[str, Any]:
-    """The engine's own replay of the first ``step`` actions, independently of the API."""
+def expected_state(
+    challenge: DailyChallenge, log: list[str], step: int, *, whole: bool = True
+) -> dict[str, Any]:
+    """The engine's own replay of the first ``step`` actions, independently of the API: the
+    whole position, or the player's view of it."""
     result = engine.replay(challenge.variant, challenge.deal.seed_int, log[:step])
     assert result.ok
-    return engine.board_state(result.board)
+    return engine.board_state(result.board) if whole else engine.board_view(result.board)
 
 
 def no_secrets(response: Any, challenge: DailyChallenge) -> None:
@@ -77,7 +80,9 @@ def test_the_owner_steps_through_a_finished_game_up_to_its_final_position() -> N
         assert body["attempt_id"] == attempt.pk and body["challenge_id"] == challenge.pk
         assert body["action"] == (solution[step - 1] if step else None)
         assert body["time"] == (pytest.approx(attempt.action_times[step - 1]) if step else None)
-        assert body["state"] == expected_state(challenge, solution, step)
+        # The day is still open: each position as the player saw it, hidden cards null.
+        assert body["state"] == expected_state(challenge, solution, step, whole=False)
+        assert body["cards_revealed"] is False
         no_secrets(response, challenge)
 
     last = body
@@ -87,6 +92,15 @@ def test_the_owner_steps_through_a_finished_game_up_to_its_final_position() -> N
     assert last["state"]["foundations"] == final["state"]["foundations"]
     assert last["state"]["tableau"] == final["state"]["tableau"]
     assert first.json()["state"] == final["start_state"]
+
+    close_day(challenge)  # then every position is whole, for everyone
+    for step in (0, steps // 2):
+        body = client.get(url, {"step": step}).json()
+        assert body["state"] == expected_state(challenge, solution, step)
+        assert body["cards_revealed"] is True
+    assert client.get(f"/api/v1/attempts/{attempt.pk}/").json()["start_state"] == (
+        expected_state(challenge, solution, 0)
+    )
 
 
 def test_an_open_attempt_has_no_replay_yet() -> None:

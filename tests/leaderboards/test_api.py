@@ -47,12 +47,17 @@ def test_challenge_board_for_anyone_and_errors_in_the_one_shape() -> None:
 
 def test_alltime_board() -> None:
     today = timezone.now().date()
-    make_attempt(make_challenge(today), make_user("alice"), score=300)
-    make_attempt(make_challenge(today - dt.timedelta(days=1)), make_user("bob"), score=200)
+    make_attempt(make_challenge(today), make_user("alice"), score=300, won=True, elapsed=90.0)
+    make_attempt(make_challenge(today, "spider1"), make_user("carol"), score=499)  # not won
+    make_attempt(
+        make_challenge(today - dt.timedelta(days=1)), make_user("bob"), score=200, won=True
+    )
     body = Client().get("/api/v1/leaderboards/alltime/?days=1").json()
     assert body == {
         "days": 1,
-        "rows": [{"rank": 1, "username": "alice", "total_score": 300, "days": 1}],
+        "rows": [
+            {"rank": 1, "username": "alice", "total_score": 300, "days": 1, "total_seconds": 90.0}
+        ],
     }
 
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 T = dt.timedelta
 
 
-def test_board_orders_by_score_then_elapsed_then_end() -> None:
+def test_board_orders_by_outcome_then_score_then_elapsed_then_end() -> None:
     challenge = make_challenge()
     make_attempt(challenge, make_user("slow"), score=300, elapsed=90)
     make_attempt(challenge, make_user("late"), score=300, elapsed=60, ended_at=BASE + T(1))
@@ -36,7 +36,31 @@ def test_board_orders_by_score_then_elapsed_then_end() -> None:
     assert rows[0].score == 400 and rows[0].elapsed_seconds == 500
 
 
-def test_attempts_equal_in_all_three_keys_share_a_rank() -> None:
+def test_won_attempts_rank_above_all_others_and_an_attempt_without_an_action_is_not_ranked() -> (
+    None
+):
+    challenge = make_challenge()
+    make_attempt(challenge, make_user("quitter"), score=500, elapsed=0, actions=0)
+    make_attempt(challenge, make_user("resigner"), score=499, elapsed=2, actions=1)
+    make_attempt(challenge, make_user("slow_winner"), score=450, elapsed=1200, won=True)
+    make_attempt(challenge, make_user("fast_winner"), score=800, elapsed=300, won=True)
+    quitter_stats = selectors.player_stats(_user("quitter"))
+
+    rows = selectors.leaderboard_for_day(challenge)
+
+    assert [(r.rank, r.username) for r in rows] == [
+        (1, "fast_winner"),
+        (2, "slow_winner"),
+        (3, "resigner"),
+    ]
+    assert _rank(challenge, "slow_winner") == 2 and _rank(challenge, "resigner") == 3
+    assert _rank(challenge, "quitter") is None
+    assert selectors.players_counts(challenge) == {"playing": 0, "finished": 3}
+    assert (quitter_stats["played"], quitter_stats["best_score"]) == (0, None)
+    assert sum(bucket["count"] for bucket in quitter_stats["score_histogram"]) == 0
+
+
+def test_attempts_equal_in_all_keys_share_a_rank() -> None:
     challenge = make_challenge()
     make_attempt(challenge, make_user("a"), score=300)
     make_attempt(challenge, make_user("b"), score=200)
@@ -191,30 +215,38 @@ def test_player_stats() -> None:
     assert (empty["played"], empty["win_rate"], empty["average_score"]) == (0, None, None)
 
 
-def test_alltime_board_sums_best_daily_score_per_day_in_the_window() -> None:
+def test_alltime_board_adds_up_only_won_dailies_in_the_window() -> None:
     today = dt.date(2030, 6, 30)
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    dave, erin = make_user("dave"), make_user("erin")
     inside = make_challenge(today)
     inside_spider = make_challenge(today, variant="spider1")
     yesterday = make_challenge(today - T(days=1))
     first_day = make_challenge(today - T(days=29))
     too_old = make_challenge(today - T(days=30))
 
-    make_attempt(inside, alice, score=300)
-    make_attempt(inside_spider, alice, score=400)  # same day: only the best counts
-    make_attempt(first_day, alice, score=100)
-    make_attempt(too_old, alice, score=900)  # outside the window
-    make_attempt(inside, bob, score=450)
-    make_attempt(yesterday, bob, score=50)
-    make_attempt(yesterday, carol, score=999, voided=True)
-    make_attempt(inside_spider, carol, score=20)
+    make_attempt(inside, alice, score=300, won=True, elapsed=100)
+    make_attempt(inside_spider, alice, score=400, won=True, elapsed=200)  # a day's best win
+    make_attempt(first_day, alice, score=100, won=True, elapsed=50)
+    make_attempt(too_old, alice, score=900, won=True)  # outside the window
+    make_attempt(inside, bob, score=450, won=True, elapsed=400)
+    make_attempt(yesterday, bob, score=50, won=True, elapsed=60)
+    make_attempt(yesterday, carol, score=999, won=True, voided=True)
+    make_attempt(inside_spider, carol, score=20, won=True, elapsed=30)
+    # Resigning after one action every day (499 a day) wins nothing.
+    make_attempt(inside, dave, score=499, actions=1)
+    make_attempt(yesterday, dave, score=499, actions=1)
+    # Same total as alice and bob over fewer days: after them.
+    make_attempt(yesterday, erin, score=500, won=True, elapsed=10)
 
     rows = selectors.alltime_board(days=30, today=today)
 
     assert rows == [
-        {"rank": 1, "username": "alice", "total_score": 500, "days": 2},
-        {"rank": 1, "username": "bob", "total_score": 500, "days": 2},
-        {"rank": 3, "username": "carol", "total_score": 20, "days": 1},
+        # equal totals and days won: the shorter time of the wins first
+        {"rank": 1, "username": "alice", "total_score": 500, "days": 2, "total_seconds": 250.0},
+        {"rank": 2, "username": "bob", "total_score": 500, "days": 2, "total_seconds": 460.0},
+        {"rank": 3, "username": "erin", "total_score": 500, "days": 1, "total_seconds": 10.0},
+        {"rank": 4, "username": "carol", "total_score": 20, "days": 1, "total_seconds": 30.0},
     ]
     assert selectors.alltime_board(days=1, today=today)[0]["username"] == "bob"
     assert len(selectors.alltime_board(days=30, limit=1, today=today)) == 1

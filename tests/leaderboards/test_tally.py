@@ -23,22 +23,39 @@ from tests.leaderboards.conftest import (
 )
 
 
-def stored_counts(challenge_id: int) -> dict[int, int]:
+def stored_counts(challenge_id: int) -> dict[tuple[bool, int], int]:
     rows = BoardScoreCount.objects.filter(challenge_id=challenge_id, attempts__gt=0)
-    return {row.score: row.attempts for row in rows}
+    return {(row.won, row.score): row.attempts for row in rows}
 
 
-def recounted(challenge_id: int) -> dict[int, int]:
-    counts: dict[int, int] = {}
+def recounted(challenge_id: int) -> dict[tuple[bool, int], int]:
+    counts: dict[tuple[bool, int], int] = {}
     for attempt in selectors.board_attempts(challenge_id):
-        assert attempt.score is not None
-        counts[attempt.score] = counts.get(attempt.score, 0) + 1
+        assert attempt.score is not None and attempt.action_count > 0
+        key = (attempt.won, attempt.score)
+        counts[key] = counts.get(key, 0) + 1
     return counts
+
+
+def database_ranks(challenge_id: int) -> dict[int, int]:
+    """Attempt id -> rank, by PostgreSQL's (or SQLite's) own RANK() in RULES.md's order,
+    over every ended, non-voided ranked attempt with an action: independent of the code."""
+    table = connection.ops.quote_name(Attempt._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, RANK() OVER (ORDER BY won DESC, score DESC, elapsed_seconds ASC, "
+            f"ended_at ASC) FROM {table} WHERE challenge_id = %s AND kind = 'ranked' "
+            "AND NOT voided AND ended_at IS NOT NULL AND action_count > 0",
+            [challenge_id],
+        )
+        return {int(attempt_id): int(rank) for attempt_id, rank in cursor.fetchall()}
 
 
 def assert_ranks_agree_with_the_board(challenge_id: int) -> None:
     board = selectors.leaderboard_for_day(challenge_id, limit=1000)
-    assert selectors.players_counts(challenge_id)["finished"] == len(board)
+    expected = database_ranks(challenge_id)
+    assert selectors.players_counts(challenge_id)["finished"] == len(board) == len(expected)
+    assert {row.attempt_id: row.rank for row in board} == expected
     for row in board:
         player_id = Attempt.objects.get(pk=row.attempt_id).player_id
         own = selectors.player_rank(challenge_id, player_id)
@@ -59,17 +76,27 @@ def test_counts_follow_finishes_voids_rescoring_and_deletions() -> None:
         attempt = rng.choice(attempts)
         attempt.refresh_from_db()
         if attempt.ended_at is None:
-            finish(attempt, score=rng.choice([0, 50, 120, 120, 300]), elapsed=rng.randint(30, 90))
+            # Some win, some resign, some leave with no action (then on no board).
+            attempt.action_count = rng.choice([0, 1, 40])
+            finish(
+                attempt,
+                score=rng.choice([0, 50, 120, 120, 300, 500]),
+                elapsed=rng.choice([30, 60, 90]),
+                won=rng.random() < 0.4,
+            )
         elif not attempt.voided and step % 3 == 0:
             void(attempt)
         elif not attempt.voided:
             attempt.score = rng.choice([10, 120, 400])  # an admin's correction, say
+            attempt.won = rng.random() < 0.5
             attempt.save()
         if step % 10 == 0:
             attempt.player.delete()  # the account goes, and its attempt with it
             attempts.remove(attempt)
         assert stored_counts(challenge.pk) == recounted(challenge.pk), step
-    assert stored_counts(other.pk) == {300: 1}
+        if step % 20 == 0:
+            assert_ranks_agree_with_the_board(challenge.pk)
+    assert stored_counts(other.pk) == {(False, 300): 1}
     assert_ranks_agree_with_the_board(challenge.pk)
 
 
@@ -124,5 +151,5 @@ def test_simultaneous_finishes_with_one_score_are_all_counted() -> None:
     for thread in threads:
         thread.join(timeout=30)
     assert not errors
-    assert stored_counts(challenge.pk) == {250: 8}
+    assert stored_counts(challenge.pk) == {(False, 250): 8}
     assert connection.vendor == "postgresql"

@@ -85,15 +85,16 @@ async function loadAlltime() {
     say(errorMessage(answer), "error");
     return;
   }
-  head("#", "Player", "Total score", "Days played");
+  head("#", "Player", "Total score", "Days won", "Time of the wins");
   $("ranking-caption").textContent = `All-time ranking, last ${answer.data.days} days`;
   const username = who.authenticated ? who.user.username : null;
   const rows = answer.data.rows.map((row) => el("tr", { class: row.username === username ? "me" : null, "data-rank": String(row.rank) },
     el("td", { text: String(row.rank) }),
     el("td", {}, playerLink(row.username), row.username === username ? " (you)" : ""),
     el("td", { text: String(row.total_score) }),
-    el("td", { text: String(row.days) })));
-  if (!rows.length) rows.push(el("tr", {}, el("td", { colspan: "4", text: "No counted dailies in this window." })));
+    el("td", { text: String(row.days) }),
+    el("td", { text: formatSeconds(row.total_seconds) })));
+  if (!rows.length) rows.push(el("tr", {}, el("td", { colspan: "5", text: "No won dailies in this window." })));
   $("ranking").tBodies[0].replaceChildren(...rows);
   const mine = answer.data.rows.find((row) => row.username === username);
   $("my-rank").textContent = mine ? `Your rank: ${mine.rank}` : "";

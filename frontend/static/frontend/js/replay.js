@@ -181,9 +181,16 @@ function dealsIn(state) {
   return state.tableau.length ? Math.floor(state.stock.length / state.tableau.length) : 0;
 }
 
-function showDeal(start) {
+// The deal as it started: every card once the server has made it public (a daily's once its
+// day is over), else as the player saw it, face-down and stock cards hidden.
+function showDeal(start, revealed = true) {
   renderBoard($("deal-board"), start, { reveal: true, dealsLeft: dealsIn(start) });
-  if (start.stock.length) {
+  if (!revealed) {
+    $("deal-title").textContent = "The deal as you saw it";
+    $("deal-note").textContent = "Face-down and stock cards stay hidden until the day is over, for everyone at once.";
+    $("deal-board").setAttribute("aria-label", "The deal, face-down cards hidden");
+    $("stock-title").hidden = true;
+  } else if (start.stock.length) {
     renderCardRow($("deal-stock"), start.stock, `Stock: ${start.stock.length} cards, in dealing order`);
   } else {
     $("stock-title").hidden = true;
@@ -240,7 +247,7 @@ async function loadAttempt() {
     summaryList([["Score", a.score], ["Actions", a.action_count], ["Time", formatSeconds(a.elapsed_seconds)],
       ["Runs completed", `${a.runs_completed} of 8`], ["Kind", a.kind === "ranked" ? "ranked daily" : "practice"]]));
   $("summary").hidden = false;
-  showDeal(a.start_state);
+  showDeal(a.start_state, a.deal_revealed);
   renderBoard($("final-board"), a.state, { dealsLeft: a.deals_left });
   $("final").hidden = false;
   moveList($("moves"), a.log, a.action_times);
