@@ -72,6 +72,14 @@ def past_challenge(days_ago: int = 1, seed: int = QUICK_SEED) -> DailyChallenge:
     )
 
 
+def past_challenge_of(challenge: DailyChallenge, days_ago: int = 1) -> DailyChallenge:
+    """The same challenge, its day moved into the past: as if the day had closed."""
+    DailyChallenge.objects.filter(pk=challenge.pk).update(
+        date=timezone.now().date() - dt.timedelta(days=days_ago)
+    )
+    return DailyChallenge.objects.select_related("deal").get(pk=challenge.pk)
+
+
 def visible_cards_ok(response_state: dict[str, Any], board: engine.Board) -> None:
     """Every card a response shows is one the engine's view of the same position shows."""
     view = engine.board_view(board)

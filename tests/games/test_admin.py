@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import DailyChallenge, Deal
+from games.models import Attempt, DailyChallenge, Deal
 from games.services.deals import deal_create, deal_schedule, deal_verify
 from tests.games.conftest import QUICK_SEED, QUICK_SEEDS, QUICK_VARIANT
 
@@ -115,6 +115,30 @@ def test_mark_for_a_date_refuses_an_unverified_deal(staff: Client) -> None:
     page = run_action(staff, "mark_for_date", pending, date=day, apply="Schedule")
     assert "only verified deals can be scheduled" in page.content.decode()  # type: ignore[attr-defined]
     assert not DailyChallenge.objects.exists()
+
+
+@pytest.mark.parametrize("how", ["practice pool", "served in practice"])
+def test_mark_for_a_date_refuses_a_practice_deal_and_changes_nothing(
+    staff: Client, how: str
+) -> None:
+    pool = Deal.Pool.PRACTICE if how == "practice pool" else Deal.Pool.DAILY
+    deal = deal_verify(
+        deal_id=deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED, pool=pool).pk, seconds=20
+    )
+    assert deal.status == Deal.Status.VERIFIED
+    if how == "served in practice":
+        player = User.objects.create_user("practiser", password="pw-practiser-1")
+        Attempt.objects.create(
+            player=player, deal=deal, kind=Attempt.Kind.PRACTICE, started_at=timezone.now()
+        )
+    day = (timezone.now().date() + dt.timedelta(days=2)).isoformat()
+    page = run_action(staff, "mark_for_date", deal, date=day, apply="Schedule")
+    assert (
+        "is a practice deal: practice players may have seen all its cards, "
+        "so it can never be a daily"
+    ) in page.content.decode()  # type: ignore[attr-defined]
+    assert not DailyChallenge.objects.exists()
+    assert not LogEntry.objects.filter(object_id=str(deal.pk)).exists()
 
 
 def test_retire(staff: Client, verified: Deal) -> None:
