@@ -153,11 +153,13 @@ def test_the_days_leaderboard_shows_ranks_and_the_own_rank_outside_the_top(
     expect(page.locator("#counts")).to_contain_text("3 finished")
     fits_the_width(page)
 
-    # The all-time board lists the same players; the profile links work from it.
+    # The all-time board adds up won dailies only: the winner alone.
     page.goto(f"{base}/leaderboards/alltime/")
     page.wait_for_selector("#boardpage[data-ready='true']")
-    expect(page.locator("#ranking tbody tr[data-rank]")).to_have_count(3)
-    expect(page.locator("#ranking tbody tr.me")).to_contain_text(last)
+    expect(page.locator("#ranking tbody tr[data-rank]")).to_have_count(1)
+    expect(page.locator("#ranking tbody tr[data-rank='1']")).to_contain_text("ann")
+    expect(page.locator("#ranking thead")).to_contain_text("Days won")
+    expect(page.locator("#ranking tbody tr.me")).to_have_count(0)
     fits_the_width(page)
 
     # The streak board: only the winner is on a streak (of the daily's variant).

@@ -25,8 +25,9 @@ RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "S
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
-def card_name(card: str) -> str:
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
+def card_name(card: str | None) -> str:
+    """How the board names a card; a hidden one (null in a view) is a card's back."""
+    return f"{RANKS[card[0]]} of {SUITS[card[1]]}" if card else "Face-down card"
 
 
 def api_get(page: Page, path: str) -> dict[str, Any]:
@@ -40,14 +41,15 @@ def api_get(page: Page, path: str) -> dict[str, Any]:
 
 
 def board_matches(board: Locator, state: dict[str, Any]) -> None:
-    """Every column on the board holds the server's cards, face-down ones shaded."""
+    """Every column on the board holds the server's cards: face-down ones shaded when the
+    server has revealed them, a card's back where it sent null."""
     for i, (column, down) in enumerate(zip(state["tableau"], state["face_down"], strict=True)):
         cards = board.locator(f".column[data-pile='t{i + 1}'] .card")
         expect(cards).to_have_count(len(column))
         labels = cards.evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")
         assert [label.split(",")[0] for label in labels] == [card_name(c) for c in column]
         shaded = board.locator(f".column[data-pile='t{i + 1}'] .card.was-down")
-        expect(shaded).to_have_count(min(down, len(column)))
+        expect(shaded).to_have_count(sum(1 for card in column[:down] if card is not None))
     runs = board.locator(".foundation[aria-label*='complete run']")
     expect(runs).to_have_count(sum(1 for f in state["foundations"] if len(f) == 13))
 
@@ -70,7 +72,8 @@ def test_a_finished_game_steps_through_the_servers_positions(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
 
-    # The owner, at once (the day is still open): step 0 is the deal, then Next three times.
+    # The owner, at once (the day is still open): step 0 is the deal as they saw it (hidden
+    # cards stay hidden until the day is over, for everyone at once), then Next three times.
     attempt = ids["winner"]
     sign_in(page, base, "winner", f"/replay/{attempt}/")
     page.wait_for_selector("#replay[data-ready='true']")
@@ -78,6 +81,8 @@ def test_a_finished_game_steps_through_the_servers_positions(
     board = stepper.locator(".board")
     at_step(stepper, 0, steps)
     expect(stepper.locator("[data-step-button='prev']")).to_be_disabled()
+    expect(page.locator("#deal-title")).to_have_text("The deal as you saw it")
+    expect(page.locator("#deal-board .card.was-down")).to_have_count(0)
     board_matches(board, api_get(page, f"attempts/{attempt}/replay/?step=0")["state"])
     for _ in range(3):
         stepper.locator("[data-step-button='next']").click()
