@@ -356,6 +356,23 @@ def test_hints_are_refused_in_ranked_and_given_in_practice(
     board = board_after(Attempt.objects.get(pk=practice_id).deal, [])
     assert action in board.legal_actions()
     assert post_actions(client, practice_id, 0, [action]).status_code == 200
+    # Practice deals are never dailies: a practice attempt shows its whole deal once it ends
+    # (not its seed: the pool is reused), and only then.
+    assert client.get(f"/api/v1/attempts/{practice_id}/").json()["start_state"] is None
+    ended = client.post(f"/api/v1/attempts/{practice_id}/resign/").json()
+    assert ended["deal_revealed"] is True and ended["seed"] is None
+    assert ended["start_state"] == engine.board_state(board)
+    step = client.get(f"/api/v1/attempts/{practice_id}/replay/", {"step": 0}).json()
+    assert step["cards_revealed"] is True and step["state"] == engine.board_state(board)
+
+
+def test_a_daily_deal_is_never_served_in_practice(playing: tuple[APIClient, Attempt]) -> None:
+    client, attempt = playing
+    # Even a daily's deal wrongly put in the practice pool stays out of practice.
+    Deal.objects.filter(pk=attempt.deal_id).update(pool=Deal.Pool.PRACTICE)
+    response = client.post("/api/v1/practice/start/", {}, format="json")
+    assert response.status_code == 503 and response.json()["error"]["code"] == "no_practice_deal"
+    assert not Attempt.objects.filter(kind=Attempt.Kind.PRACTICE).exists()
 
 
 def test_practice_needs_a_verified_practice_deal(playing: tuple[APIClient, Attempt]) -> None:
