@@ -1,5 +1,5 @@
-"""The games app's domain errors: one family, mapped to HTTP once (core.api_errors; the
-app registers the family when it is ready, games/apps.py).
+"""The games app's domain errors: one family under ``core.api_errors.DomainError``, mapped
+to HTTP once, by the API's error handler.
 
 Each error carries a machine-readable ``code``, the HTTP status it stands for
 (``http_status``; the services never import the web layer, the handler reads these attributes),
@@ -8,21 +8,14 @@ a message for the person who asked, and optional ``details``.
 
 from __future__ import annotations
 
-from typing import Any
+from core.api_errors import DomainError
 
 
-class GamesError(Exception):
+class GamesError(DomainError):
     """Base of every refusal of a games service; the message is for the person who asked."""
 
     code = "games_error"
     http_status = 400
-
-    def __init__(self, message: str, *, details: Any = None, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details
-        if code is not None:
-            self.code = code
 
 
 class DealStateError(GamesError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -103,49 +102,6 @@ def attempt_board(attempt: Attempt, upto: int | None = None) -> engine.Board:
     return stored_board(attempt.deal, log, f"attempt {attempt.pk}")
 
 
-@dataclass
-class BatchResult:
-    """What a batch did: the cards it turned face up, whether it dealt or completed runs."""
-
-    revealed: list[dict[str, str]] = field(default_factory=list)
-    dealt: bool = False
-    runs_before: int = 0
-    runs_after: int = 0
-
-    @property
-    def progressed(self) -> bool:
-        return self.dealt or self.runs_after > self.runs_before
-
-
-def apply_batch(board: engine.Board, actions: list[Any], first_index: int) -> BatchResult:
-    """Push ``actions`` through the engine's checked path, noting every card turned face up.
-
-    Raises the engine's ``MoveError`` (located at ``first_index + i``) at the first refusal;
-    the board is then left after the actions before it, so callers use a throwaway board.
-    """
-    result = BatchResult(runs_before=board.complete_foundations)
-    for i, action in enumerate(actions):
-        before = engine.board_state(board)
-        try:
-            move = board.push_text(action)
-        except engine.MoveError as error:
-            raise error.at(first_index + i) from None
-        after = engine.board_state(board)
-        if move.is_deal:
-            result.dealt = True
-            for column, card in enumerate(before["stock"][: board.variant.columns]):
-                result.revealed.append({"pile": f"t{column + 1}", "card": card})
-        if not move.is_undo:
-            for column, (down_before, down_after) in enumerate(
-                zip(before["face_down"], after["face_down"], strict=True)
-            ):
-                cards = after["tableau"][column]
-                for index in range(down_after, min(down_before, len(cards))):
-                    result.revealed.append({"pile": f"t{column + 1}", "card": cards[index]})
-    result.runs_after = board.complete_foundations
-    return result
-
-
 def score_dict(actions: int, elapsed: float, board: engine.Board) -> dict[str, Any]:
     breakdown = engine.score_breakdown(actions, elapsed, board)
     return {
@@ -157,33 +113,6 @@ def score_dict(actions: int, elapsed: float, board: engine.Board) -> dict[str, A
         "foundation_bonus": breakdown.foundation_bonus,
         "win_bonus": breakdown.win_bonus,
     }
-
-
-def batch_answer(
-    board: engine.Board, batch: BatchResult, offset: int, elapsed: float
-) -> dict[str, Any]:
-    """The answer to an accepted batch; a retry recomputes exactly the same one."""
-    return {
-        "offset": offset,
-        "action_count": offset,
-        "state": engine.board_view(board),
-        "revealed": batch.revealed,
-        "legal_actions": board.legal_actions(),
-        "won": board.is_won,
-        "over": board.is_won,
-        "deals_left": board.deals_left,
-        "runs_completed": board.complete_foundations,
-        "elapsed_seconds": round(elapsed, 3),
-        "score": score_dict(offset, elapsed, board),
-    }
-
-
-def attempt_batch_answer(attempt: Attempt, offset: int, count: int) -> dict[str, Any]:
-    """Recompute the answer once given to the batch ``log[offset:offset + count]``."""
-    board = attempt_board(attempt, upto=offset)
-    batch = apply_batch(board, attempt.log[offset : offset + count], offset)
-    elapsed = float(attempt.action_times[offset + count - 1])
-    return batch_answer(board, batch, offset + count, elapsed)
 
 
 # --- what a player (or anyone) may see ------------------------------------------------
@@ -436,26 +365,6 @@ def attempt_is_public(attempt: Attempt, now: dt.datetime | None = None) -> bool:
     )
 
 
-def parse_step(raw: str | None, steps: int) -> int:
-    """``?step=`` as a whole number from 0 (the deal) to ``steps`` (the last position);
-    absent means 0."""
-    if raw is None or raw == "":
-        return 0
-    try:
-        step = int(raw)
-    except ValueError:
-        raise BadStepError(
-            f"step must be a whole number from 0 to {steps}, not {raw[:20]!r}.",
-            details={"step": raw[:20], "steps": steps},
-        ) from None
-    if not 0 <= step <= steps:
-        raise BadStepError(
-            f"step {step} is out of range: this log has {steps} actions (step 0 to {steps}).",
-            details={"step": step, "steps": steps},
-        )
-    return step
-
-
 def _replay_step(
     deal: Deal, log: list[Any], times: list[Any] | None, step: int, cards_public: bool
 ) -> dict[str, Any]:
@@ -473,22 +382,32 @@ def _replay_step(
     }
 
 
+def check_step(step: int, steps: int) -> int:
+    """A replay's step is a whole number from 0 (the deal) to ``steps`` (the last position)."""
+    if not 0 <= step <= steps:
+        raise BadStepError(
+            f"step {step} is out of range: this log has {steps} actions (step 0 to {steps}).",
+            details={"step": step, "steps": steps},
+        )
+    return step
+
+
 def attempt_replay_step(
-    attempt: Attempt, raw_step: str | None, now: dt.datetime | None = None
+    attempt: Attempt, step: int, now: dt.datetime | None = None
 ) -> dict[str, Any]:
     """The position of a finished attempt after its first ``step`` actions: whole once its
     cards are public, else as its player saw it (face-down and stock cards null)."""
     if not attempt.is_over:
         raise AttemptNotOverError("This attempt is not over yet: its replay opens when it ends.")
     log = list(attempt.log)
-    step = parse_step(raw_step, len(log))
+    check_step(step, len(log))
     cards_public = attempt_cards_public(attempt, now)
     body = _replay_step(attempt.deal, log, list(attempt.action_times), step, cards_public)
     return {"attempt_id": attempt.pk, "challenge_id": attempt.challenge_id, **body}
 
 
 def solution_replay_step(
-    challenge: DailyChallenge, raw_step: str | None, now: dt.datetime | None = None
+    challenge: DailyChallenge, step: int, now: dt.datetime | None = None
 ) -> dict[str, Any]:
     """The solver's solution of a closed day's deal, position by position."""
     now = now or timezone.now()
@@ -498,6 +417,6 @@ def solution_replay_step(
             f"(in {seconds_left(challenge.date, now)} s)."
         )
     log = list(challenge.deal.solution or [])
-    step = parse_step(raw_step, len(log))
+    check_step(step, len(log))
     body = _replay_step(challenge.deal, log, None, step, cards_public=True)
     return {"challenge_id": challenge.pk, **body}

@@ -10,11 +10,11 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from games import solver
-from games.hints import position_hint
 from games.models import Attempt
 from games.services.attempts import attempts_close_day
 from games.services.dailies import dailies_prepare, dailies_schedule_verified
 from games.services.deals import deal_mark_unknown, deal_verify
+from games.services.hints import HINT_TASK, position_hint
 from games.solver.search import ProgressCallback
 
 log = logging.getLogger(__name__)
@@ -56,12 +56,12 @@ def enqueue_verification(deal_id: int) -> None:
 
 
 @shared_task(
-    name="games.hint_solve",
+    name=HINT_TASK,
     soft_time_limit=int(settings.HINT_SECONDS) + 30,
     time_limit=int(settings.HINT_SECONDS) + 60,
 )
 def hint_solve_task(attempt_id: int, log_length: int, seconds: float) -> dict[str, Any]:
-    """A practice hint's search, off the web processes (games/hints.py): the hint from the
+    """A practice hint's search, off the web processes (games/services/hints.py): the hint from the
     position after ``log_length`` actions (the line found is kept in the shared cache)."""
     attempt = Attempt.objects.select_related("deal").get(pk=attempt_id)
     return position_hint(attempt, log_length, seconds)

@@ -18,13 +18,13 @@ from games.api.schema import (
     ScoreSerializer,
     StateViewSerializer,
 )
-from games.hints import attempt_hint
 from games.selectors import attempt_detail, attempt_for_player
 from games.services.attempts import (
     attempt_close_if_day_over,
     attempt_push_actions,
     attempt_resign,
 )
+from games.services.hints import attempt_hint
 
 OVER = error_response("attempt_over: the attempt has ended (won, resigned or day closed).")
 
@@ -39,9 +39,7 @@ class AttemptDetailApi(APIView):
         responses={200: AttemptSerializer, 401: UNAUTHENTICATED, 404: NOT_FOUND},
     )
     def get(self, request: Request, attempt_id: int) -> Response:
-        attempt = attempt_for_player(attempt_id, request.user)
-        if attempt_close_if_day_over(attempt_id=attempt.pk):
-            attempt = attempt_for_player(attempt_id, request.user)
+        attempt = attempt_close_if_day_over(attempt=attempt_for_player(attempt_id, request.user))
         return Response(attempt_detail(attempt))
 
 
@@ -129,13 +127,13 @@ class AttemptActionsApi(APIView):
     def post(self, request: Request, attempt_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        answer = attempt_push_actions(
+        batch = attempt_push_actions(
             attempt_id=attempt_id,
             player=request.user,
             offset=data.validated_data["offset"],
             actions=data.validated_data["actions"],
         )
-        return Response(answer)
+        return Response(self.OutputSerializer(batch).data)
 
 
 class AttemptResignApi(APIView):

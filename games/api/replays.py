@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from core.api_errors import error_response
 from games.api.common import NOT_FOUND
 from games.api.schema import StateViewSerializer
+from games.errors import BadStepError
 from games.selectors import (
     attempt_for_replay,
     attempt_replay_step,
@@ -32,6 +33,20 @@ STEP = OpenApiParameter(
     description="How many actions have been played: 0 (the deal, the default) to `steps`.",
 )
 BAD_STEP = error_response("bad_step: step is not a whole number from 0 to steps (details).")
+
+
+def parse_step(raw: str | None, steps: int) -> int:
+    """``?step=`` as a whole number (absent means 0, the deal); the range is checked by the
+    selector, which knows the log (``check_step``)."""
+    if raw is None or raw == "":
+        return 0
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadStepError(
+            f"step must be a whole number from 0 to {steps}, not {raw[:20]!r}.",
+            details={"step": raw[:20], "steps": steps},
+        ) from None
 
 
 class ReplayStepSerializer(serializers.Serializer[Any]):
@@ -84,10 +99,9 @@ class AttemptReplayApi(APIView):
         },
     )
     def get(self, request: Request, attempt_id: int) -> Response:
-        attempt = attempt_for_replay(attempt_id, request.user)
-        if attempt.ended_at is None and attempt_close_if_day_over(attempt_id=attempt.pk):
-            attempt = attempt_for_replay(attempt_id, request.user)
-        return Response(attempt_replay_step(attempt, request.query_params.get("step")))
+        attempt = attempt_close_if_day_over(attempt=attempt_for_replay(attempt_id, request.user))
+        step = parse_step(request.query_params.get("step"), len(attempt.log))
+        return Response(self.OutputSerializer(attempt_replay_step(attempt, step)).data)
 
 
 class ChallengeSolutionApi(APIView):
@@ -111,4 +125,5 @@ class ChallengeSolutionApi(APIView):
     )
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
-        return Response(solution_replay_step(challenge, request.query_params.get("step")))
+        step = parse_step(request.query_params.get("step"), len(challenge.deal.solution or []))
+        return Response(self.OutputSerializer(solution_replay_step(challenge, step)).data)

@@ -3,7 +3,7 @@
 RULES.md (format version 1) is the contract this package implements.
 """
 
-from .board import Board
+from .board import Board, Played
 from .cards import Card
 from .deal import MAX_SEED, check_seed, shuffled_pack, splitmix64
 from .errors import IllegalMoveError, InvalidMoveError, LogFormatError, MoveError
@@ -32,6 +32,7 @@ __all__ = [
     "LogFormatError",
     "Move",
     "MoveError",
+    "Played",
     "ReplayResult",
     "Score",
     "StateError",

@@ -8,6 +8,7 @@ anything that comes from outside. :meth:`Board.pop` undoes exactly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import ACE, CODE_TO_TEXT, KING, RANK_MASK
@@ -24,6 +25,23 @@ ALL_HOME = 8 * RUN
 #   deal:     (DEAL, downs_before, runs_before, homes)
 # where homes is None or a list of (column, foundation) in the order the runs went home.
 _Record = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What one checked action did, beyond the move itself: the cards it turned face up,
+    as (column index, card code) in the order they turned, and the complete runs it sent
+    to the foundations (an undo turns nothing up and sends nothing home)."""
+
+    move: Move
+    revealed: tuple[tuple[int, int], ...] = ()
+    runs_home: int = 0
+
+    def revealed_texts(self) -> list[dict[str, str]]:
+        """``revealed`` as the API says it: [{"pile": "t3", "card": "KH"}, …]."""
+        return [
+            {"pile": f"t{column + 1}", "card": CODE_TO_TEXT[card]} for column, card in self.revealed
+        ]
 
 
 def _run_length(column: list[int], face_down: int) -> int:
@@ -305,6 +323,28 @@ class Board:
             self.push(move)
         return move
 
+    def play(self, text: Any) -> Played:
+        """:meth:`push_text`, telling what the action turned face up and sent home.
+
+        A flip shows as a column's face-down count going down; a deal shows every card it
+        dealt, even one that a completed run took home at once. Costs a copy of the
+        face-down counts (one small list) on top of the checked path.
+        """
+        down_before = self._down[:]
+        dealt_from = self._stock_pos
+        move = self.push_text(text)
+        if move.src == UNDO_CODE:
+            return Played(move)
+        revealed: list[tuple[int, int]] = []
+        if move.src == DEAL_CODE:
+            revealed += enumerate(self._stock[dealt_from : dealt_from + len(self._tab)])
+        for column, (cards, before, after) in enumerate(
+            zip(self._tab, down_before, self._down, strict=True)
+        ):
+            revealed += ((column, card) for card in cards[after : min(before, len(cards))])
+        homes = self._stack[-1][-1]  # the record's runs sent home, if any
+        return Played(move, tuple(revealed), len(homes) if homes else 0)
+
     def push_move(self, move: Move) -> None:
         """The checked path for a :class:`Move` object: same checks as :meth:`push_text`."""
         self.push_text(str(move))
@@ -456,4 +496,4 @@ def _cards(n: int) -> str:
     return "card" if n == 1 else f"{n} cards"
 
 
-__all__ = ["UNDO", "Board"]
+__all__ = ["UNDO", "Board", "Played"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -28,10 +29,7 @@ from games.errors import (
 )
 from games.models import Attempt, Deal
 from games.selectors import (
-    apply_batch,
-    attempt_batch_answer,
     attempt_board,
-    batch_answer,
     day_end,
     day_is_closed,
     utc_today,
@@ -166,21 +164,40 @@ def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.dat
     _send_on_commit(attempt_finished, attempt)
 
 
+def _open_past_its_day(attempt: Attempt, now: dt.datetime) -> bool:
+    """A ranked attempt still open although its challenge's day is over."""
+    challenge = attempt.challenge
+    return (
+        not attempt.is_over
+        and attempt.kind == Attempt.Kind.RANKED
+        and challenge is not None
+        and day_is_closed(challenge.date, now)
+    )
+
+
 def _close_if_day_over(attempt: Attempt, now: dt.datetime) -> bool:
     """End a still-open ranked attempt whose day is over (the caller holds the row lock)."""
-    challenge = attempt.challenge
-    if attempt.is_over or attempt.kind != Attempt.Kind.RANKED or challenge is None:
+    if not _open_past_its_day(attempt, now):
         return False
-    if not day_is_closed(challenge.date, now):
-        return False
-    _finish(attempt, attempt_board(attempt), Attempt.EndReason.DAY_CLOSED, day_end(challenge.date))
+    assert attempt.challenge is not None
+    day_closed = day_end(attempt.challenge.date)
+    _finish(attempt, attempt_board(attempt), Attempt.EndReason.DAY_CLOSED, day_closed)
     return True
 
 
-def attempt_close_if_day_over(*, attempt_id: int, now: dt.datetime | None = None) -> bool:
-    """Close one attempt now if its day is over (a read of it must not show it still open)."""
+def attempt_close_if_day_over(*, attempt: Attempt, now: dt.datetime | None = None) -> Attempt:
+    """The attempt as a read must show it: closed first if its day is over.
+
+    Reads take no lock: only an open ranked attempt of a past day (rare: the beat task
+    closes them at 00:00) is locked, closed and read again.
+    """
+    now = now or timezone.now()
+    if not _open_past_its_day(attempt, now):
+        return attempt
     with transaction.atomic():
-        return _close_if_day_over(_locked(attempt_id), now or timezone.now())
+        locked = _locked(attempt.pk)
+        _close_if_day_over(locked, now)
+    return locked
 
 
 def attempts_close_day(*, now: dt.datetime | None = None) -> list[int]:
@@ -248,14 +265,90 @@ def _refusal(error: engine.MoveError) -> ActionRefusedError:
     )
 
 
+@dataclass
+class Batch:
+    """An accepted batch of actions: the position after it and what it showed the player.
+
+    The API renders it (its ``OutputSerializer`` reads these fields and properties); a
+    retry of the same batch makes an equal one, hence the same answer.
+    """
+
+    board: engine.Board
+    offset: int  # the log's length after the batch
+    elapsed: float  # the server time of the batch
+    revealed: list[dict[str, str]] = field(default_factory=list)
+    progressed: bool = False  # it dealt or sent a run home: a live push is due
+
+    @property
+    def action_count(self) -> int:
+        return self.offset
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return engine.board_view(self.board)
+
+    @property
+    def deals_left(self) -> int:
+        return self.board.deals_left
+
+    @property
+    def runs_completed(self) -> int:
+        return self.board.complete_foundations
+
+    @property
+    def elapsed_seconds(self) -> float:
+        return round(self.elapsed, 3)
+
+    @property
+    def over(self) -> bool:
+        return self.board.is_won
+
+    @property
+    def legal_actions(self) -> list[str]:
+        return self.board.legal_actions()
+
+    @property
+    def won(self) -> bool:
+        return self.board.is_won
+
+    @property
+    def score(self) -> engine.Score:
+        return engine.score_breakdown(self.offset, self.elapsed, self.board)
+
+
+def _play_batch(board: engine.Board, actions: list[str], offset: int, elapsed: float) -> Batch:
+    """Push ``actions`` through the engine's checked path onto ``board`` (at ``offset`` of
+    the log), noting every card they turn face up.
+
+    Raises the engine's ``MoveError`` located at its index in the log at the first refusal;
+    the board is then left after the actions before it (callers use a throwaway board).
+    """
+    batch = Batch(board, offset + len(actions), elapsed)
+    for i, action in enumerate(actions):
+        try:
+            played = board.play(action)
+        except engine.MoveError as error:
+            raise error.at(offset + i) from None
+        batch.revealed += played.revealed_texts()
+        batch.progressed = batch.progressed or played.move.is_deal or played.runs_home > 0
+    return batch
+
+
+def _replayed_batch(attempt: Attempt, offset: int, count: int) -> Batch:
+    """The batch once stored at ``log[offset:offset + count]``, played again."""
+    board = attempt_board(attempt, upto=offset)
+    elapsed = float(attempt.action_times[offset + count - 1])
+    return _play_batch(board, attempt.log[offset : offset + count], offset, elapsed)
+
+
 def _push_locked(
     attempt: Attempt, offset: int, actions: list[str], now: dt.datetime
-) -> dict[str, Any] | GamesError:
+) -> Batch | GamesError:
     stored = len(attempt.log)
     day_closed = _close_if_day_over(attempt, now)
     # A retry of a batch already stored: the same answer, and nothing changes.
     if offset < stored and attempt.log[offset : offset + len(actions)] == actions:
-        return attempt_batch_answer(attempt, offset, len(actions))
+        return _replayed_batch(attempt, offset, len(actions))
     if attempt.is_over:
         message = (
             "The day of this challenge is over: the attempt was closed with the position it "
@@ -272,16 +365,17 @@ def _push_locked(
             "ahead. Fetch the attempt and continue from its offset.",
             details={"offset": stored},
         )
-    board = attempt_board(attempt)
-    try:
-        batch = apply_batch(board, actions, offset)
-    except engine.MoveError as error:
-        return _refusal(error)
     elapsed = max(0.0, (now - attempt.started_at).total_seconds())
     if attempt.action_times:
         elapsed = max(elapsed, float(attempt.action_times[-1]))  # the clock never runs back
+    elapsed = round(elapsed, 6)  # as stored: a retry's answer is the same
+    try:
+        batch = _play_batch(attempt_board(attempt), actions, offset, elapsed)
+    except engine.MoveError as error:
+        return _refusal(error)
+    board = batch.board
     attempt.log = [*attempt.log, *actions]
-    attempt.action_times = [*attempt.action_times, *([round(elapsed, 6)] * len(actions))]
+    attempt.action_times = [*attempt.action_times, *([elapsed] * len(actions))]
     attempt.action_count = len(attempt.log)
     attempt.last_action_at = now
     attempt.deals_left = board.deals_left
@@ -292,7 +386,7 @@ def _push_locked(
         _finish(attempt, board, Attempt.EndReason.WON, now)
     else:
         save_progress(attempt)
-    return batch_answer(board, batch, len(attempt.log), float(attempt.action_times[-1]))
+    return batch
 
 
 def attempt_push_actions(
@@ -302,7 +396,7 @@ def attempt_push_actions(
     offset: int,
     actions: list[str],
     now: dt.datetime | None = None,
-) -> dict[str, Any]:
+) -> Batch:
     """Apply a batch of actions starting at ``offset`` of the stored log.
 
     - ``offset == len(log)``: every action goes through the engine; the first refused one

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -12,21 +10,12 @@ from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
-from core import api_errors
-from core.api_errors import DomainError, register_domain_error
+from core.api_errors import DomainError
 
 
 class AttemptClosedError(DomainError):
     code = "attempt_closed"
     http_status = status.HTTP_409_CONFLICT
-
-
-class EngineLikeError(ValueError):
-    """Stands in for an engine error, which cannot subclass a Django-side class."""
-
-    def __init__(self, message: str, index: int) -> None:
-        super().__init__(message)
-        self.index = index
 
 
 class _Input(serializers.Serializer[dict[str, int]]):
@@ -41,14 +30,6 @@ class RaisingApi(APIView):
             raise self.raised
         _Input(data=request.data).is_valid(raise_exception=True)
         return Response({"ok": True})
-
-
-@pytest.fixture
-def registry() -> Iterator[None]:
-    saved = dict(api_errors._REGISTERED)
-    yield
-    api_errors._REGISTERED.clear()
-    api_errors._REGISTERED.update(saved)
 
 
 def call(raised: Exception | None = None, data: dict[str, object] | None = None) -> Response:
@@ -85,19 +66,22 @@ def test_domain_errors_map_to_their_status() -> None:
     }
 
 
-def test_registered_foreign_errors_map_with_their_details(registry: None) -> None:
-    register_domain_error(
-        EngineLikeError,
-        http_status=422,
-        code="illegal_action",
-        details=lambda exc: {"index": getattr(exc, "index", None)},
-    )
-    response = call(EngineLikeError("t9 is empty", index=3))
-    assert response.status_code == 422
+def test_an_error_may_override_its_class_code() -> None:
+    response = call(AttemptClosedError("Refused.", code="day_closed"))
+    assert response.status_code == 409
+    assert response.data["error"]["code"] == "day_closed"
+
+
+def test_the_games_family_is_one_with_the_domain_errors() -> None:
+    from games.errors import GamesError, OffsetConflictError
+
+    assert issubclass(GamesError, DomainError)
+    response = call(OffsetConflictError("Stale.", details={"offset": 4}))
+    assert response.status_code == 409
     assert response.data["error"] == {
-        "code": "illegal_action",
-        "message": "t9 is empty",
-        "details": {"index": 3},
+        "code": "offset_conflict",
+        "message": "Stale.",
+        "details": {"offset": 4},
     }
 
 

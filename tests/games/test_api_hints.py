@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import engine, hints, tasks
+from games import engine
 from games.models import Attempt, Deal
+from games.services import hints
 from tests.games.api_support import client_for, make_player, solution_of, solved_deal
 
 NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
@@ -122,7 +123,7 @@ def test_with_workers_a_hint_asked_while_the_waits_are_taken_answers_503_without
         raise AssertionError("a hint was queued although the process's waits were taken")
 
     monkeypatch.setattr(hints.current_app.conf, "task_always_eager", False)
-    monkeypatch.setattr(tasks.hint_solve_task, "apply_async", no_task)
+    monkeypatch.setattr(hints.current_app, "send_task", no_task)
     client = client_for(make_player())
     attempt_id, _ = start_off_the_solution(client)
     with every_slot_taken("HINT_WAITS_PER_PROCESS", settings):

@@ -108,14 +108,16 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
         return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS)
 
 
-def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
-    from games.tasks import hint_solve_task  # (the tasks module imports this one)
+HINT_TASK = "games.hint_solve"  # games/tasks.py: position_hint on a worker
 
+
+def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
     wait = seconds + settings.HINT_QUEUE_SECONDS
     # (no queue named: the default queue, as for every other task)
     queue = settings.HINT_QUEUE or current_app.conf.task_default_queue
-    pending = hint_solve_task.apply_async(
-        (attempt.pk, log_length, seconds), expires=wait, queue=queue
+    # Sent by name: tasks call services, never the other way round.
+    pending = current_app.send_task(
+        HINT_TASK, args=(attempt.pk, log_length, seconds), expires=wait, queue=queue
     )
     try:
         # The worker kept the line it found in the cache, which the web processes share.
