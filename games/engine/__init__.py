@@ -4,7 +4,6 @@ RULES.md (format version 1) is the contract this package implements.
 """
 
 from .board import Board, Played
-from .cards import Card
 from .deal import MAX_SEED, check_seed, shuffled_pack, splitmix64
 from .errors import IllegalMoveError, InvalidMoveError, LogFormatError, MoveError
 from .moves import DEAL, UNDO, Move
@@ -26,7 +25,6 @@ __all__ = [
     "UNDO",
     "VARIANTS",
     "Board",
-    "Card",
     "IllegalMoveError",
     "InvalidMoveError",
     "LogFormatError",

@@ -7,7 +7,8 @@ anything that comes from outside. :meth:`Board.pop` undoes exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +45,7 @@ class Played:
         ]
 
 
-def _run_length(column: list[int], face_down: int) -> int:
+def run_length(column: list[int], face_down: int) -> int:
     """Length of the face-up, one-suit, descending run at the top of a non-empty column."""
     position = len(column) - 1
     length = 1
@@ -78,19 +79,26 @@ class Board:
         cells: list[int],
         foundations: list[list[int]],
         stock: list[int],
+        stock_position: int = 0,
     ) -> None:
-        """Build from card codes; use :meth:`deal` or ``state.board_from_state`` instead."""
+        """A position from card codes, with no history: :meth:`deal` or
+        ``state.board_from_state`` are the usual ways in.
+
+        ``stock`` is the whole stock in dealing order and ``stock_position`` how many of its
+        cards have been dealt already (a multiple of the columns): the solver's decoder
+        keeps the stock whole and shares it between positions.
+        """
         self.variant = variant
         self._tab = tableau
         self._down = face_down
         self._cells = cells
         self._found = foundations
         self._stock = stock
-        self._stock_pos = 0
+        self._stock_pos = stock_position
         self._home = sum(len(f) for f in foundations)
         self._stack: list[_Record] = []
         self._run = [
-            _run_length(col, down) if col else 0
+            run_length(col, down) if col else 0
             for col, down in zip(tableau, face_down, strict=True)
         ]
 
@@ -155,7 +163,9 @@ class Board:
     def __hash__(self) -> int:
         return hash(self.position_key())
 
-    def copy(self) -> Board:
+    def copy(self, *, keep_history: bool = True) -> Board:
+        """An independent board in the same position; without its history (nothing to
+        undo) when ``keep_history`` is false, as a search from this position wants."""
         board = Board.__new__(Board)
         board.variant = self.variant
         board._tab = [col[:] for col in self._tab]
@@ -166,13 +176,41 @@ class Board:
         board._stock = self._stock
         board._stock_pos = self._stock_pos
         board._home = self._home
-        board._stack = self._stack[:]
+        board._stack = self._stack[:] if keep_history else []
         return board
 
     def __repr__(self) -> str:
-        from .state import state_json
+        return f"<Board {json.dumps(self.state())}>"
 
-        return f"<Board {state_json(self)}>"
+    def state(self) -> dict[str, Any]:
+        """RULES.md's State JSON, whole (face-down and stock cards shown): for the server
+        and the solver, never for a player before the deal is public."""
+        text = CODE_TO_TEXT
+        return {
+            "variant": self.variant.id,
+            "tableau": [[text[c] for c in col] for col in self._tab],
+            "face_down": list(self._down),
+            "cells": [text[c] if c else None for c in self._cells],
+            "foundations": [[text[c] for c in f] for f in self._found],
+            "stock": [text[c] for c in self._stock[self._stock_pos :]],
+            "won": self.is_won,
+        }
+
+    def view(self) -> dict[str, Any]:
+        """What the player may see: the State JSON with face-down and stock cards null."""
+        text = CODE_TO_TEXT
+        return {
+            "variant": self.variant.id,
+            "tableau": [
+                [None] * down + [text[c] for c in col[down:]]
+                for col, down in zip(self._tab, self._down, strict=True)
+            ],
+            "face_down": list(self._down),
+            "cells": [text[c] if c else None for c in self._cells],
+            "foundations": [[text[c] for c in f] for f in self._found],
+            "stock": [None] * (len(self._stock) - self._stock_pos),
+            "won": self.is_won,
+        }
 
     # -- what is possible ----------------------------------------------------------------
 
@@ -345,10 +383,6 @@ class Board:
         homes = self._stack[-1][-1]  # the record's runs sent home, if any
         return Played(move, tuple(revealed), len(homes) if homes else 0)
 
-    def push_move(self, move: Move) -> None:
-        """The checked path for a :class:`Move` object: same checks as :meth:`push_text`."""
-        self.push_text(str(move))
-
     def push(self, move: Move) -> None:
         """Apply a legal move without checking it (the solver's fast path)."""
         src = move.src
@@ -378,7 +412,7 @@ class Board:
                 down[src] = src_down - 1
                 runs[src] = 1
             else:
-                runs[src] = _run_length(col, src_down)
+                runs[src] = run_length(col, src_down)
         elif src < FOUNDATION:
             cards = [self._cells[src - CELL]]
             self._cells[src - CELL] = 0
@@ -440,7 +474,7 @@ class Board:
                 self._down[i] = down - 1
                 self._run[i] = 1
             else:
-                self._run[i] = _run_length(col, down)
+                self._run[i] = run_length(col, down)
         return homes
 
     def pop(self) -> Move:
@@ -483,10 +517,6 @@ class Board:
             self._home += 1
         return move
 
-    def push_all(self, moves: Iterable[Move]) -> None:
-        for move in moves:
-            self.push(move)
-
     def iter_columns(self) -> Iterator[tuple[list[int], int]]:
         """(column codes, face-down count) for each column; read-only use."""
         return zip(self._tab, self._down, strict=True)
@@ -496,4 +526,4 @@ def _cards(n: int) -> str:
     return "card" if n == 1 else f"{n} cards"
 
 
-__all__ = ["UNDO", "Board", "Played"]
+__all__ = ["ALL_HOME", "RUN", "UNDO", "Board", "Played", "run_length"]

@@ -36,18 +36,6 @@ def pile_name(pile: int) -> str:
     return f"f{pile - FOUNDATION + 1}"
 
 
-def is_column(pile: int) -> bool:
-    return 0 <= pile < CELL
-
-
-def is_cell(pile: int) -> bool:
-    return CELL <= pile < FOUNDATION
-
-
-def is_foundation(pile: int) -> bool:
-    return pile >= FOUNDATION
-
-
 @dataclass(frozen=True, slots=True)
 class Move:
     """One action: a transfer ``src -> dst`` of ``count`` cards, a stock deal, or an undo.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .board import RUN, Board, _run_length
-from .cards import CODE_TO_TEXT, TEXT_TO_CODE
+from .board import RUN, Board, run_length
+from .cards import RANK_MASK, TEXT_TO_CODE
 from .variants import get_variant
 
 STATE_KEYS = ("variant", "tableau", "face_down", "cells", "foundations", "stock", "won")
@@ -14,33 +14,12 @@ STATE_KEYS = ("variant", "tableau", "face_down", "cells", "foundations", "stock"
 
 def board_state(board: Board) -> dict[str, Any]:
     """The full position (face-down and stock cards shown): for the server and the solver."""
-    text = CODE_TO_TEXT
-    return {
-        "variant": board.variant.id,
-        "tableau": [[text[c] for c in col] for col in board._tab],
-        "face_down": list(board._down),
-        "cells": [text[c] if c else None for c in board._cells],
-        "foundations": [[text[c] for c in f] for f in board._found],
-        "stock": [text[c] for c in board._stock[board._stock_pos :]],
-        "won": board.is_won,
-    }
+    return board.state()
 
 
 def board_view(board: Board) -> dict[str, Any]:
     """What a player may see: the same object with face-down and stock cards as null."""
-    text = CODE_TO_TEXT
-    return {
-        "variant": board.variant.id,
-        "tableau": [
-            [None] * down + [text[c] for c in col[down:]]
-            for col, down in zip(board._tab, board._down, strict=True)
-        ],
-        "face_down": list(board._down),
-        "cells": [text[c] if c else None for c in board._cells],
-        "foundations": [[text[c] for c in f] for f in board._found],
-        "stock": [None] * (len(board._stock) - board._stock_pos),
-        "won": board.is_won,
-    }
+    return board.view()
 
 
 def state_json(board: Board) -> str:
@@ -84,7 +63,7 @@ def board_from_state(state: dict[str, Any]) -> Board:
     if len(foundations) != variant.foundations:
         raise StateError(f"foundations: there are {variant.foundations}, not {len(foundations)}")
     for i, f in enumerate(foundations):
-        if f and (len(f) > RUN or _run_length(f, 0) != len(f) or f[0] & 15 != RUN):
+        if f and (len(f) > RUN or run_length(f, 0) != len(f) or f[0] & RANK_MASK != RUN):
             raise StateError(
                 f"foundations[{i}]: a foundation holds a run of one suit from the King down"
             )

@@ -12,7 +12,8 @@ from typing import Any
 from games.engine import Board, Move, Variant, replay, replay_on
 
 from .heuristic import SPIDER, STAGED
-from .search import PRUNED_EXHAUSTED, ProgressCallback, SearchOutcome, best_first
+from .outcome import Status, StopReason
+from .search import ProgressCallback, SearchOutcome, best_first
 from .shorten import shorten
 from .staged import staged_search
 
@@ -20,9 +21,9 @@ from .staged import staged_search
 # numbers are comparable only within one version.
 SOLVER_VERSION = 4
 
-SOLVED = "solved"
-UNSOLVABLE = "unsolvable"
-UNKNOWN = "unknown"
+SOLVED = Status.SOLVED
+UNSOLVABLE = Status.UNSOLVABLE
+UNKNOWN = Status.UNKNOWN
 
 # Share of the memory limit given to the search tables; the rest is the interpreter and slack.
 TABLE_SHARE = 0.7
@@ -34,12 +35,12 @@ FLAT_FIRST_NODES = 30_000
 
 @dataclass(slots=True)
 class SolveResult:
-    status: str  # solved | unsolvable | unknown
+    status: Status
     moves: list[str] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
     peak_memory_mb: float = 0.0
-    reason: str = ""
+    reason: str = ""  # a StopReason, or empty
     raw_length: int = 0  # length of the line the search found, before shortening
 
     @property
@@ -69,9 +70,8 @@ def _max_rss_mb() -> float:
 
 def _start_board(position: Board | tuple[Variant | str, int]) -> Board:
     if isinstance(position, Board):
-        board = position.copy()
-        board._stack = []  # the line is from this position; nothing before it can be undone
-        return board
+        # The line is from this position: nothing before it can be undone.
+        return position.copy(keep_history=False)
     variant, seed = position
     return Board.deal(variant, seed)
 
@@ -111,9 +111,7 @@ def solve(
         nodes=outcome.nodes,
         seconds=time.perf_counter() - began,
         peak_memory_mb=memory,
-        reason="bookkeeping error: the line does not win"
-        if status != outcome.status
-        else outcome.reason,
+        reason=StopReason.BOOKKEEPING if status != outcome.status else outcome.reason,
         raw_length=raw_length,
     )
 
@@ -145,7 +143,7 @@ def _search(
             progress_every=progress_every,
             weights=weights,
         )
-        if first.status != UNKNOWN or first.reason != "node limit" or budget == max_nodes:
+        if first.status != UNKNOWN or first.reason != StopReason.NODE_LIMIT or budget == max_nodes:
             return first
         nodes += first.nodes
     if stock_left:
@@ -158,7 +156,7 @@ def _search(
             progress_every=progress_every,
         )
         staged.nodes += nodes
-        if staged.status == SOLVED or staged.reason != "exhausted the staged schedule":
+        if staged.status == SOLVED or staged.reason != StopReason.STAGED_EXHAUSTED:
             return staged
         nodes = staged.nodes
     outcome = best_first(
@@ -171,7 +169,7 @@ def _search(
         weights=weights,
     )
     outcome.nodes += nodes
-    if outcome.status == UNKNOWN and outcome.reason == PRUNED_EXHAUSTED:
+    if outcome.status == UNKNOWN and outcome.reason == StopReason.PRUNED_EXHAUSTED:
         # the focused search gave up on moves it judged pointless: try them all now
         full = best_first(
             start,

@@ -95,6 +95,7 @@ def decode(variant: Variant, stock: list[int], data: bytes) -> tuple[Board, list
         position += 2
         top = suit * 16 + 13
         foundations.append([top - k for k in range(length)])
-    board = Board(variant, tableau, face_down, cells, foundations, stock)
-    board._stock_pos = data[position] * variant.columns
+    board = Board(
+        variant, tableau, face_down, cells, foundations, stock, data[position] * variant.columns
+    )
     return board, chunks

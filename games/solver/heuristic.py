@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine.cards import RANK_MASK
+
 from .encoding import Chunk
 
 
@@ -36,16 +38,11 @@ class Weights:
 
 SPIDER = Weights()
 STAGED = Weights(cells=(0, 4, 10, 18, 30), over_down=1)
-# the face-up cards above face-down ones count once per face-down card under them: digging
-# out short columns (towards an empty one) comes first
-STAGED_DEEP = Weights(cells=(0, 4, 10, 18, 30), over_each_down=1)
-# the same, with face-down cards and cells dearer still
-STAGED_DIG = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1)
 
-# The same three with a card on the next rank of another suit counted as a full break: in
-# two- and four-suit games such a card does not move with the one under it, so a stack of
-# them is as stuck as a broken one (with 1, the stages built long mixed stacks that the last
-# stage could not undo).
+# STAGED (and a digging variant) with a card on the next rank of another suit counted as a
+# full break: in two- and four-suit games such a card does not move with the one under it,
+# so a stack of them is as stuck as a broken one (with 1, the stages built long mixed
+# stacks that the last stage could not undo).
 STAGED_SUIT = Weights(cells=(0, 4, 10, 18, 30), over_down=1, off_suit=2)
 STAGED_DIG_SUIT = Weights(down=6, cells=(0, 5, 12, 21, 33), over_each_down=1, off_suit=2)
 # Digging first: face-down cards dearer still (the stages of the hard deals left 20-40 of
@@ -65,9 +62,6 @@ STAGED_OVER = Weights(down=8, brk=3, off_suit=3, empty=-6, cells=(0, 3, 7, 12, 1
 # is willing to park cards while it rebuilds the suits.
 ENDGAME = Weights(brk=2, off_suit=2, empty=-3, cells=(0, 2, 4, 6, 8))
 
-# the original module-level names (kept for readers of older notes)
-W_DOWN, W_BREAK, W_OFF_SUIT, W_EMPTY = SPIDER.down, SPIDER.brk, SPIDER.off_suit, SPIDER.empty
-W_STOCK, W_HOME = SPIDER.stock, SPIDER.home
 
 _CACHE_LIMIT = 400_000
 
@@ -104,7 +98,7 @@ def column_penalty(chunk: Chunk, weights: Weights = SPIDER) -> int:
         lower = chunk[k - 1]
         if upper + 1 == lower:
             continue
-        if (upper & 15) + 1 == (lower & 15):
+        if (upper & RANK_MASK) + 1 == (lower & RANK_MASK):
             penalty += off_suit
         else:
             penalty += brk

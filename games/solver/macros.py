@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games.engine import Board, Move
+from games.engine.cards import RANK_MASK
 from games.engine.moves import CELL, TRANSFERS
 
 # Most segments a macro puts aside (longer manoeuvres are left to the search).
@@ -72,7 +73,7 @@ def _plan_aside(
         seg = position - k
         bottom = col[k]
         want = bottom + 1
-        want_rank = want & 15
+        want_rank = want & RANK_MASK
         dest = -1
         empty = -1
         for j in columns:
@@ -83,7 +84,7 @@ def _plan_aside(
             if not top:
                 if empty < 0:
                     empty = j
-            elif dest < 0 and (top & 15) == want_rank:
+            elif dest < 0 and (top & RANK_MASK) == want_rank:
                 dest = j
         if dest < 0 and seg == 1 and free:
             plan.append((c, free.pop(0), 1))
@@ -133,11 +134,12 @@ def macro_children(board: Board) -> Iterator[tuple[Move, ...]]:
     tops0 = [col[-1] if col else 0 for col in tab]
     free0 = [CELL + i for i, card in enumerate(board._cells) if not card]
     # columns whose top run could go somewhere at all (the first step of any put-aside)
-    top_ranks = [top & 15 for top in tops0]
+    top_ranks = [top & RANK_MASK for top in tops0]
     has_empty = 0 in tops0
     n_free = len(free0)
     movable = [
-        bool(col) and (has_empty or n_free >= runs[c] or ((col[-runs[c]] & 15) + 1) in top_ranks)
+        bool(col)
+        and (has_empty or n_free >= runs[c] or ((col[-runs[c]] & RANK_MASK) + 1) in top_ranks)
         for c, col in enumerate(tab)
     ]
     # movable groups: a column's whole top run, or a cell card (source, count, bottom)

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine import Board, Move
+from games.engine.board import ALL_HOME
+from games.engine.cards import RANK_MASK
 from games.engine.moves import CELL, DEAL, DEAL_CODE, FOUNDATION
 
 from .encoding import (
@@ -37,9 +39,8 @@ from .encoding import (
 )
 from .heuristic import SPIDER, ColumnPenalties, Weights, global_penalty
 from .macros import Macro, macro_children
+from .outcome import Status, StopReason
 
-ALL_HOME = 104
-PRUNED_EXHAUSTED = "exhausted a pruned search"
 CHECK_EVERY = 32  # expansions between looks at the clock and the table size
 # Rough bytes a node costs: a key in the set, the parent and move slots, and, while it is
 # open, its heap entry with the encoded position. Calibrated against ru_maxrss.
@@ -60,11 +61,11 @@ ProgressCallback = Callable[[Progress], None]
 
 @dataclass(slots=True)
 class SearchOutcome:
-    status: str  # solved | unsolvable | unknown
+    status: Status
     moves: list[Move]
     nodes: int
     table_bytes: int
-    reason: str  # why the search stopped, for logs
+    reason: StopReason
 
 
 Step = Move | Macro  # what makes a child: one move or a compound one
@@ -216,7 +217,7 @@ class Expander:
             card = stock[position + i]
             below = chunk[-1]
             if card + 1 != below:
-                total += off_suit if (card & 15) + 1 == (below & 15) else brk
+                total += off_suit if (card & RANK_MASK) + 1 == (below & RANK_MASK) else brk
         return total
 
     def materialize_deal(self, parent: bytes) -> bytes:
@@ -273,7 +274,7 @@ def best_first(
 ) -> SearchOutcome:
     """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
     if start.is_won:
-        return SearchOutcome("solved", [], 0, 0, "already won")
+        return SearchOutcome(Status.SOLVED, [], 0, 0, StopReason.ALREADY_WON)
     if expander is None:
         expander = Expander(start, focused, weights, macros)
     lines = Lines()
@@ -294,11 +295,17 @@ def best_first(
         expansions += 1
         if expansions % CHECK_EVERY == 0:
             if time.perf_counter() >= deadline:
-                return SearchOutcome("unknown", [], expander.nodes, table_bytes(), "time limit")
+                return SearchOutcome(
+                    Status.UNKNOWN, [], expander.nodes, table_bytes(), StopReason.TIME_LIMIT
+                )
             if table_bytes() > memory_cap_bytes:
                 if len(open_list) * per_open * 2 < memory_cap_bytes:
                     return SearchOutcome(
-                        "unknown", [], expander.nodes, table_bytes(), "memory limit"
+                        Status.UNKNOWN,
+                        [],
+                        expander.nodes,
+                        table_bytes(),
+                        StopReason.MEMORY_LIMIT,
                     )
                 # keep the better half of the frontier; the search is no longer exhaustive
                 open_list = heapq.nsmallest(len(open_list) // 2, open_list)
@@ -308,19 +315,21 @@ def best_first(
         children, winner = expander.children(data)
         if winner is not None:
             line = lines.line_to(parent, winner)
-            return SearchOutcome("solved", line, expander.nodes, table_bytes(), "won")
+            return SearchOutcome(Status.SOLVED, line, expander.nodes, table_bytes(), StopReason.WON)
         for penalty, move, child in children:
             heappush(open_list, (penalty, -lines.add(parent, move), child))
         if max_nodes is not None and expander.nodes >= max_nodes:
-            return SearchOutcome("unknown", [], expander.nodes, table_bytes(), "node limit")
+            return SearchOutcome(
+                Status.UNKNOWN, [], expander.nodes, table_bytes(), StopReason.NODE_LIMIT
+            )
         if progress is not None and expander.nodes >= next_progress:
             next_progress = expander.nodes + progress_every
             elapsed = time.perf_counter() - began
             progress(Progress(expander.nodes, elapsed, len(open_list), expander.best_home))
     if expander.pruned_unsafely or trimmed:
-        reason = PRUNED_EXHAUSTED
-        return SearchOutcome("unknown", [], expander.nodes, table_bytes(), reason)
-    return SearchOutcome("unsolvable", [], expander.nodes, table_bytes(), "exhausted")
+        reason = StopReason.PRUNED_EXHAUSTED
+        return SearchOutcome(Status.UNKNOWN, [], expander.nodes, table_bytes(), reason)
+    return SearchOutcome(Status.UNSOLVABLE, [], expander.nodes, table_bytes(), StopReason.EXHAUSTED)
 
 
 def _badly_placed(board: Board) -> set[int]:
@@ -362,7 +371,7 @@ def _useful(board: Board, move: Move, wanted: set[int]) -> bool:
     below = col[below_index]
     if group + 1 == below:
         here = 4
-    elif (group & 15) + 1 == (below & 15):
+    elif (group & RANK_MASK) + 1 == (below & RANK_MASK):
         here = 2
     else:
         here = 0

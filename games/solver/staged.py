@@ -47,6 +47,7 @@ from .heuristic import (
     STAGED_SUIT,
     Weights,
 )
+from .outcome import Status, StopReason
 from .search import (
     CHECK_EVERY,
     OPEN_OVERHEAD,
@@ -115,7 +116,7 @@ def _macros(start: Board) -> bool:
 
 
 class _Stop(Exception):
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: StopReason) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -155,12 +156,12 @@ class StagedSearch:
             for spec in schedule:
                 line = self.round(spec)
                 if line is not None:
-                    return self.outcome("solved", line, "won")
-            return self.outcome("unknown", [], "exhausted the staged schedule")
+                    return self.outcome(Status.SOLVED, line, StopReason.WON)
+            return self.outcome(Status.UNKNOWN, [], StopReason.STAGED_EXHAUSTED)
         except _Stop as stop:
-            return self.outcome("unknown", [], stop.reason)
+            return self.outcome(Status.UNKNOWN, [], stop.reason)
 
-    def outcome(self, status: str, line: list[Move], reason: str) -> SearchOutcome:
+    def outcome(self, status: Status, line: list[Move], reason: StopReason) -> SearchOutcome:
         if self.expander is not None:
             self.nodes += self.expander.nodes
             self.expander = None
@@ -195,17 +196,17 @@ class StagedSearch:
 
     def check(self, open_entries: int, per_open: int) -> None:
         if time.perf_counter() >= self.deadline:
-            raise _Stop("time limit")
+            raise _Stop(StopReason.TIME_LIMIT)
         expander = self.expander
         if expander is None:
             return
         used = len(expander.seen) * expander.per_seen + open_entries * per_open
         self.table_bytes = max(self.table_bytes, used)
         if used > self.cap:
-            raise _Stop("memory limit")
+            raise _Stop(StopReason.MEMORY_LIMIT)
         total = self.total_nodes()
         if self.max_nodes is not None and total >= self.max_nodes:
-            raise _Stop("node limit")
+            raise _Stop(StopReason.NODE_LIMIT)
         self.best_home = max(self.best_home, expander.best_home)
         if self.progress is not None and total >= self.next_progress:
             self.next_progress = total + self.progress_every
@@ -231,7 +232,7 @@ class StagedSearch:
         while open_list and expander.nodes - first < node_limit:
             expansions += 1
             if cap is not None and expander.nodes >= cap:
-                raise _Stop("node limit")
+                raise _Stop(StopReason.NODE_LIMIT)
             if expansions % CHECK_EVERY == 0:
                 self.check(len(open_list), per_open)
             _, negative_id, data = heappop(open_list)
@@ -255,7 +256,7 @@ class StagedSearch:
         board, _ = decode(self.start.variant, self.start._stock, data)
         remaining = None if self.max_nodes is None else self.max_nodes - self.nodes
         if remaining is not None and remaining <= 0:
-            raise _Stop("node limit")
+            raise _Stop(StopReason.NODE_LIMIT)
         limit = node_limit if remaining is None else min(node_limit, remaining)
         nodes_before = self.nodes
 
@@ -283,12 +284,12 @@ class StagedSearch:
         )
         self.nodes += outcome.nodes
         self.table_bytes = max(self.table_bytes, outcome.table_bytes)
-        if outcome.status == "solved":
+        if outcome.status == Status.SOLVED:
             return outcome.moves
-        if outcome.reason in ("time limit", "memory limit"):
+        if outcome.reason in (StopReason.TIME_LIMIT, StopReason.MEMORY_LIMIT):
             raise _Stop(outcome.reason)
-        if remaining is not None and outcome.reason == "node limit" and limit == remaining:
-            raise _Stop("node limit")
+        if remaining is not None and outcome.reason == StopReason.NODE_LIMIT and limit == remaining:
+            raise _Stop(StopReason.NODE_LIMIT)
         return None
 
 
@@ -309,7 +310,7 @@ def staged_search(
     if schedule is None:
         schedule = SCHEDULE_CELLS if start.variant.cells else SCHEDULE
     if start.is_won:
-        return SearchOutcome("solved", [], 0, 0, "already won")
+        return SearchOutcome(Status.SOLVED, [], 0, 0, StopReason.ALREADY_WON)
     search = StagedSearch(
         start,
         deadline=deadline,

@@ -9,6 +9,7 @@ import pytest
 
 from games.engine import Board, Move, board_from_state, replay
 from games.solver import SOLVER_VERSION, SolveResult, difficulty, solve, verify
+from games.solver.outcome import Status
 from games.solver.shorten import shorten
 
 # (variant, seed) pairs the solver wins in well under a few seconds (see docs/solver.md)
@@ -181,21 +182,23 @@ def test_shortening_never_lengthens() -> None:
 
 
 def test_difficulty_labels() -> None:
-    easy = SolveResult("solved", ["deal"] * 100, nodes=500)
-    hard = SolveResult("solved", ["deal"] * 300, nodes=5_000_000)
+    easy = SolveResult(Status.SOLVED, ["deal"] * 100, nodes=500)
+    hard = SolveResult(Status.SOLVED, ["deal"] * 300, nodes=5_000_000)
     assert difficulty(easy)[0] == "easy"
     assert difficulty(hard)[0] == "hard"
     assert difficulty(easy)[1] < difficulty(hard)[1]
-    assert difficulty(SolveResult("unknown", nodes=10))[0] == "hard"
+    assert difficulty(SolveResult(Status.UNKNOWN, nodes=10))[0] == "hard"
     assert isinstance(SOLVER_VERSION, int)
 
 
 def test_difficulty_labels_are_relative_to_the_variant() -> None:
     # a typical solved Astrocyte deal: hard by the general scale, medium among Astrocyte deals
-    typical = SolveResult("solved", ["deal"] * 256, nodes=15_000)
+    typical = SolveResult(Status.SOLVED, ["deal"] * 256, nodes=15_000)
     assert difficulty(typical)[0] == "hard"
     assert difficulty(typical, "astrocyte") == ("medium", difficulty(typical)[1])
-    assert difficulty(SolveResult("solved", ["deal"] * 120, nodes=1_000), "spider1")[0] == "easy"
+    assert (
+        difficulty(SolveResult(Status.SOLVED, ["deal"] * 120, nodes=1_000), "spider1")[0] == "easy"
+    )
 
 
 def test_the_staged_search_wins_astrocyte_with_a_node_budget() -> None:
