@@ -9,8 +9,8 @@ The database named in the URL is created (and migrated) if missing and dropped-a
 with ``--refill``; it is never the application's own. It holds one challenge with
 ``--attempts`` finished ranked attempts (one player each, scores, times and ends drawn from
 a fixed seed, a few voided, 3 % ended with no action and so on no board) loaded with COPY,
-the board's score counts recounted (``tally_rebuild``), then VACUUM ANALYZE. Each figure is the
-median and the 99th percentile of ``--runs`` calls of the real selector (``leaderboard_for_day``
+the board's score counts recounted (``board_counts_rebuild``), then VACUUM ANALYZE. Each
+figure is the median and the 99th percentile of ``--runs`` calls of the real selector (``leaderboard_for_day``
 and ``player_rank``), Django ORM and all, after a warm-up. ``--write-docs`` puts the
 figures and the EXPLAIN ANALYZE plans into docs/leaderboards.md between the bench markers.
 """
@@ -121,9 +121,9 @@ def fill(attempts: int, days: int) -> int:
             ) as copy:
                 copy.write(rows.getvalue())
     # COPY bypasses the model, so the board's score counts are recounted once at the end.
-    from leaderboards.tally import tally_rebuild
+    from games.services.board_counts import board_counts_rebuild
 
-    tally_rebuild()
+    board_counts_rebuild()
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE games_attempt")
         cursor.execute("VACUUM ANALYZE auth_user")

@@ -5,3 +5,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from games.models import Attempt
+        from games.services.board_counts import on_attempt_deleted
+
+        # Every other write of a board's attempt is a service's, which moves the counts
+        # itself; a deletion cascades from its player's account (games/services/board_counts.py).
+        post_delete.connect(on_attempt_deleted, sender=Attempt, dispatch_uid="board_counts.deleted")

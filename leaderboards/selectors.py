@@ -24,8 +24,7 @@ from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from games.models import BOARD_CONDITION, Attempt, DailyChallenge
-from leaderboards.models import BoardScoreCount
+from games.models import BOARD_CONDITION, Attempt, BoardScoreCount, DailyChallenge
 
 MAX_LIMIT = 200
 # Score buckets of the results histogram: [0, 100), [100, 200), … and one for 700 and above.

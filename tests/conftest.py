@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from rest_framework.throttling import ScopedRateThrottle
 
 pytest_plugins = ["tests.celery_worker"]
 
@@ -110,3 +113,25 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         f"{total} test(s) skipped for want of services; "
         "set DATABASE_URL and REDIS_URL to run them (REQUIRE_SERVICES=1 makes this an error)"
     )
+
+
+GENEROUS_RATES = {
+    "signup": "1000/min",
+    "login": "1000/min",
+    "actions": "10000/min",
+    "hints": "1000/min",
+}
+
+
+@pytest.fixture
+def fresh_throttles(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A cache of its own for the test (no counts carried over), and rates tests won't hit
+    (autouse in tests/games/ and tests/accounts/)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{uuid.uuid4()}",
+        }
+    }
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", dict(GENEROUS_RATES))
+    yield

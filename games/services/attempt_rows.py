@@ -77,7 +77,13 @@ def _progress_sql() -> tuple[str, tuple[models.Field[Any, Any], ...]]:
 
 
 def save_progress(attempt: Attempt) -> None:
-    """Write what an accepted batch changes (``PROGRESS_FIELDS``) to the attempt's row."""
+    """Write what an accepted batch changes (``PROGRESS_FIELDS``) to an open attempt's row.
+
+    An ended attempt is written by the service that ends it (it moves the board counts,
+    games/services/board_counts.py), never here.
+    """
+    if attempt.ended_at is not None:
+        raise ValueError(f"attempt {attempt.pk} has ended: its write moves the board counts")
     sql, fields = _progress_sql()
     values = [
         field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields

@@ -36,6 +36,7 @@ from games.selectors import (
     visible_challenge,
 )
 from games.services.attempt_rows import lock_attempt, save_progress
+from games.services.board_counts import board_counts_follow, board_key
 from games.services.plausibility import plausibility_flags
 from games.signals import attempt_finished, attempt_progressed, attempt_voided
 
@@ -137,7 +138,9 @@ def attempt_start_practice(
 
 
 def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.datetime) -> None:
-    """End the attempt at ``board``: the server's score, the plausibility flags, the signal."""
+    """End the attempt at ``board``: the server's score, the plausibility flags, the board
+    counts, the signal."""
+    counted_as = board_key(attempt)
     elapsed = float(attempt.action_times[-1]) if attempt.action_times else 0.0
     attempt.ended_at = ended_at
     attempt.end_reason = reason
@@ -152,6 +155,7 @@ def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.dat
         attempt.flagged = True
         attempt.flag_reason = "; ".join(flags)[:200]
     attempt.save()
+    board_counts_follow(counted_as, attempt)
     log.info(
         "attempt %s ended (%s): score %s in %.1f s, %s actions%s",
         attempt.pk,
@@ -423,10 +427,12 @@ def attempt_void(*, attempt_id: int, reason: str, now: dt.datetime | None = None
         attempt = _locked(attempt_id)
         if attempt.voided:
             return attempt
+        counted_as = board_key(attempt)
         attempt.voided = True
         attempt.voided_at = now or timezone.now()
         attempt.void_reason = reason[:200]
         attempt.save(update_fields=["voided", "voided_at", "void_reason"])
+        board_counts_follow(counted_as, attempt)
         _send_on_commit(attempt_voided, attempt)
     log.info("attempt %s voided: %s", attempt.pk, reason)
     return attempt

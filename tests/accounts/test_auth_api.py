@@ -10,11 +10,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from tests.games.api_support import fresh_throttles, make_player, todays_challenge
+from tests.factories import make_player
+from tests.games.api_support import todays_challenge
 
-__all__ = ["fresh_throttles"]
-
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_throttles")]
 
 PASSWORD = "x-Long-pass-9"
 
@@ -42,7 +41,7 @@ def test_signup_logs_the_session_in() -> None:
 
 
 def test_csrf_is_enforced_for_session_clients() -> None:
-    make_player("orbit")
+    make_player("orbit", password=PASSWORD)
     client, token = csrf_client()
     body = {"username": "orbit", "password": PASSWORD}
     refused = client.post("/api/v1/auth/login/", body, content_type="application/json")
@@ -66,7 +65,7 @@ def test_csrf_is_enforced_for_session_clients() -> None:
 
 
 def test_wrong_credentials_are_refused() -> None:
-    make_player("comet")
+    make_player("comet", password=PASSWORD)
     response = APIClient().post(
         "/api/v1/auth/login/", {"username": "comet", "password": "nope"}, format="json"
     )
@@ -88,7 +87,7 @@ def test_wrong_credentials_are_refused() -> None:
     ],
 )
 def test_signup_validates_username_and_password(body: dict[str, Any], field: str) -> None:
-    make_player("taken")
+    make_player("taken", password=PASSWORD)
     response = APIClient().post("/api/v1/auth/signup/", body, format="json")
     assert response.status_code == 400, response.content
     assert field in response.json()["error"]["details"]
@@ -96,7 +95,7 @@ def test_signup_validates_username_and_password(body: dict[str, Any], field: str
 
 
 def test_token_auth_for_api_clients() -> None:
-    make_player("probe")
+    make_player("probe", password=PASSWORD)
     challenge = todays_challenge()
     client = APIClient()
     wrong = client.post("/api/v1/auth/token/", {"username": "probe", "password": "x"})

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from tests.celery_worker import database_url_for_worker
+from tests.factories import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -39,7 +40,6 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-PASSWORD = "a-long-test-password-1"
 
 
 def chromium_path() -> str:
@@ -189,18 +189,17 @@ class Daily:
 
 
 def make_daily(variant: str = "spider1", seed: int = 2) -> Daily:
-    """Today's verified daily of ``variant`` (spider1 seed 2 solves in about 0.1 s)."""
+    """Today's verified daily of ``variant`` (with its stored winning line)."""
     from django.utils import timezone
 
-    from games.services.deals import deal_create, deal_schedule, deal_verify
+    from games.services.deals import deal_schedule
+    from tests.factories import verified_deal
 
-    deal = deal_create(variant=variant, seed=seed)
-    deal = deal_verify(deal_id=deal.pk, seconds=30)
-    assert deal.solution, f"{variant} seed {seed} was not solved: {deal.status}"
+    deal = verified_deal(variant, seed)
     today: dt.date = timezone.now().date()
     challenge = deal_schedule(deal=deal, date=today)
     close_connection()
-    return Daily(challenge.pk, list(deal.solution), variant)
+    return Daily(challenge.pk, list(deal.solution or []), variant)
 
 
 @pytest.fixture
@@ -209,9 +208,10 @@ def daily(transactional_db: Any) -> Daily:
 
 
 def make_player(username: str) -> Any:
-    from django.contrib.auth import get_user_model
+    """tests/factories.make_player with the password the browser signs in with."""
+    from tests import factories
 
-    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    user = factories.make_player(username, password=PASSWORD)
     close_connection()
     return user
 

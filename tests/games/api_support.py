@@ -1,50 +1,18 @@
-"""Fixtures and helpers shared by the attempt and API tests (imported by those modules)."""
+"""Helpers shared by the attempt and API tests (the factories are tests/factories.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
 
 from games import engine
 from games.models import DailyChallenge, Deal
-from games.services.deals import deal_create, deal_schedule, deal_verify
+from games.services.deals import deal_schedule
+from tests.factories import verified_deal
 from tests.games.conftest import QUICK_SEED, QUICK_VARIANT
-
-_names = itertools.count(1)
-
-GENEROUS_RATES = {
-    "signup": "1000/min",
-    "login": "1000/min",
-    "actions": "10000/min",
-    "hints": "1000/min",
-}
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttles(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A cache of its own for every test (no counts carried over), and rates tests won't hit."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"test-{uuid.uuid4()}",
-        }
-    }
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", dict(GENEROUS_RATES))
-    yield
-
-
-def make_player(name: str | None = None) -> Any:
-    username = name or f"player{next(_names)}"
-    return get_user_model().objects.create_user(username=username, password="x-Long-pass-9")
 
 
 def client_for(user: Any) -> APIClient:
@@ -54,10 +22,8 @@ def client_for(user: Any) -> APIClient:
 
 
 def solved_deal(pool: str = Deal.Pool.DAILY, seed: int = QUICK_SEED) -> Deal:
-    deal = deal_create(variant=QUICK_VARIANT, seed=seed, pool=pool)
-    deal = deal_verify(deal_id=deal.pk, seconds=20.0)
-    assert deal.status == Deal.Status.VERIFIED, deal.last_error
-    return deal
+    """A verified deal of the quick variant (its stored winning line: tests/factories.py)."""
+    return verified_deal(QUICK_VARIANT, seed, pool)
 
 
 def todays_challenge(seed: int = QUICK_SEED) -> DailyChallenge:

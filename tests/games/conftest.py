@@ -17,3 +17,8 @@ SLOW_SEED = ("spider1", 6)
 @pytest.fixture
 def quick_solver(settings: pytest.FixtureRequest) -> None:
     settings.SOLVER_SECONDS = 20.0  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles(fresh_throttles: None) -> None:
+    """Every games test gets its own throttle counts (tests/conftest.py)."""

@@ -14,17 +14,14 @@ from rest_framework.test import APIClient
 
 from games import engine
 from games.models import Attempt, Deal
+from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
-    fresh_throttles,
     hidden_cards,
-    make_player,
     solution_of,
     solved_deal,
     todays_challenge,
 )
-
-__all__ = ["fresh_throttles"]
 
 pytestmark = pytest.mark.django_db
 

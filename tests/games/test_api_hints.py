@@ -15,7 +15,8 @@ from rest_framework.test import APIClient
 from games import engine
 from games.models import Attempt, Deal
 from games.services import hints
-from tests.games.api_support import client_for, make_player, solution_of, solved_deal
+from tests.factories import make_player
+from tests.games.api_support import client_for, solution_of, solved_deal
 
 NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
 

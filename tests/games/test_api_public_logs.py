@@ -11,15 +11,12 @@ from django.utils import timezone
 from games import engine
 from games.models import DailyChallenge
 from games.services.attempts import attempt_push_actions, attempt_resign, attempt_start_ranked
+from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
-    fresh_throttles,
-    make_player,
     solution_of,
     todays_challenge,
 )
-
-__all__ = ["fresh_throttles"]
 
 pytestmark = pytest.mark.django_db
 

@@ -18,17 +18,14 @@ from games.services.attempts import (
     attempt_start_practice,
     attempt_start_ranked,
 )
+from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
-    fresh_throttles,
-    make_player,
     solution_of,
     solved_deal,
     todays_challenge,
 )
 from tests.games.conftest import QUICK_LONG_SEED
-
-__all__ = ["fresh_throttles"]
 
 pytestmark = pytest.mark.django_db
 

@@ -28,17 +28,14 @@ from games.services.attempts import (
 )
 from games.signals import attempt_finished, attempt_progressed, attempt_voided
 from games.tasks import attempts_close_day_task
+from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
-    fresh_throttles,
-    make_player,
     past_challenge,
     solution_of,
     solved_deal,
     todays_challenge,
 )
-
-__all__ = ["fresh_throttles"]
 
 
 def tomorrow_at(hour: int) -> dt.datetime:

@@ -37,12 +37,11 @@ from config.asgi import application
 from games import engine
 from games.models import Attempt, DailyChallenge, Deal
 from games.services import plausibility
-from games.services.deals import deal_create, deal_schedule, deal_verify
+from games.services.deals import deal_schedule
+from tests.factories import make_player, verified_deal
 from tests.frontend.helpers import hidden_card_problems
-from tests.games.api_support import fresh_throttles, make_player, past_challenge_of
+from tests.games.api_support import past_challenge_of
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS
-
-__all__ = ["fresh_throttles"]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -85,12 +84,6 @@ def cards_seen(deal: Deal, log: list[str]) -> set[str]:
         board.push_text(action)
         look()
     return seen
-
-
-def verified_daily_deal(variant: str, seed: int) -> Deal:
-    deal = deal_verify(deal_id=deal_create(variant=variant, seed=seed).pk, seconds=20.0)
-    assert deal.status == Deal.Status.VERIFIED, deal.last_error
-    return deal
 
 
 def signed_in(user: Any) -> Client:
@@ -208,7 +201,7 @@ def test_a_second_account_learns_only_the_cards_it_turned_up(
     variant: str, seed: int, ending: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    deal = verified_daily_deal(variant, seed)
+    deal = verified_deal(variant, seed)
     challenge = deal_schedule(deal=deal, date=timezone.now().date())
     # A rival who won already: their row is on the board, their game is not the scout's.
     rival = make_player("rival")
@@ -268,7 +261,7 @@ def assert_everything_public_once_the_day_is_over(
 
 
 def test_a_challenge_before_its_day_answers_exactly_as_an_unknown_one() -> None:
-    deal = verified_daily_deal(*DEALS[0])
+    deal = verified_deal(*DEALS[0])
     tomorrow = deal_schedule(deal=deal, date=timezone.now().date() + dt.timedelta(days=1))
     unknown = tomorrow.pk + 1000
     client = signed_in(make_player("early"))
@@ -301,7 +294,7 @@ async def close_code_of(challenge_id: int) -> int:
 
 
 def test_a_ranked_win_replaying_the_stored_solution_is_flagged_a_human_line_is_not() -> None:
-    deal = verified_daily_deal(*DEALS[0])
+    deal = verified_deal(*DEALS[0])
     challenge = deal_schedule(deal=deal, date=timezone.now().date())
     solution = list(deal.solution or [])
     copier = signed_in(make_player("copier"))

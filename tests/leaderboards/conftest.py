@@ -1,45 +1,26 @@
-"""Rows for the leaderboard tests, made directly (the attempts API is not needed)."""
+"""Rows for the leaderboard tests, made directly (the attempts API is not needed).
+
+Like the services, these factories move the board counts with every write that changes a
+board (games/services/board_counts.py; the counts themselves are tested with the real
+services in tests/games/test_board_counts.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import os
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from games import signals
-from games.models import Attempt, DailyChallenge, Deal, commitment_for
+from games.models import Attempt, DailyChallenge
+from games.services.board_counts import board_counts_follow, board_key
+from tests.factories import make_player
 
-_seeds = itertools.count(1000)
 BASE = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
-
-
-def make_user(username: str) -> Any:
-    user = get_user_model()(username=username)
-    user.set_unusable_password()  # no hashing: these tests make many players
-    user.save()
-    return user
-
-
-def make_challenge(date: dt.date | None = None, variant: str = "astrocyte") -> DailyChallenge:
-    seed = next(_seeds)
-    deal = Deal.objects.create(
-        variant=variant,
-        seed=seed,
-        nonce=f"n{seed}",
-        commitment=commitment_for(variant, seed, f"n{seed}"),
-        rules_version=1,
-        status=Deal.Status.VERIFIED,
-    )
-    return DailyChallenge.objects.create(
-        date=date or timezone.now().date(), variant=variant, deal=deal
-    )
 
 
 def make_attempt(
@@ -57,7 +38,7 @@ def make_attempt(
     deals_left: int = 5,
 ) -> Attempt:
     finished = ended_at is not None
-    return Attempt.objects.create(
+    attempt = Attempt.objects.create(
         player=player,
         deal=challenge.deal,
         challenge=challenge,
@@ -77,6 +58,8 @@ def make_attempt(
         deals_left=deals_left,
         log=["t1-c1"] * actions,
     )
+    board_counts_follow(None, attempt)
+    return attempt
 
 
 def _send_on_commit(signal: Any, attempt: Attempt) -> None:
@@ -90,12 +73,14 @@ def _send_on_commit(signal: Any, attempt: Attempt) -> None:
 def finish(attempt: Attempt, *, score: int, elapsed: float = 60.0, won: bool = False) -> Attempt:
     """What the attempts service does at the end of a game: write, commit, then signal."""
     with transaction.atomic():
+        counted_as = board_key(attempt)
         attempt.ended_at = timezone.now()
         attempt.score = score
         attempt.elapsed_seconds = elapsed
         attempt.won = won
         attempt.end_reason = Attempt.EndReason.WON if won else Attempt.EndReason.RESIGNED
         attempt.save()
+        board_counts_follow(counted_as, attempt)
         _send_on_commit(signals.attempt_finished, attempt)
     return attempt
 
@@ -112,10 +97,12 @@ def progress(attempt: Attempt, *, runs: int, actions: int, deals_left: int) -> A
 
 def void(attempt: Attempt) -> Attempt:
     with transaction.atomic():
+        counted_as = board_key(attempt)
         attempt.voided = True
         attempt.voided_at = timezone.now()
         attempt.void_reason = "too fast"
         attempt.save()
+        board_counts_follow(counted_as, attempt)
         _send_on_commit(signals.attempt_voided, attempt)
     return attempt
 
@@ -133,4 +120,4 @@ def _channel_layer_of_this_worker(settings: Any) -> None:
 
 @pytest.fixture
 def user_factory() -> Callable[[str], Any]:
-    return make_user
+    return make_player

@@ -8,17 +8,18 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tests.leaderboards.conftest import make_attempt, make_challenge, make_user
+from tests.factories import make_challenge, make_player
+from tests.leaderboards.conftest import make_attempt
 
 pytestmark = pytest.mark.django_db
 
 
 def test_challenge_board_with_limit_counts_and_own_row_outside_the_top() -> None:
     challenge = make_challenge()
-    players = [make_user(f"p{n:02}") for n in range(12)]
+    players = [make_player(f"p{n:02}") for n in range(12)]
     for n, player in enumerate(players):
         make_attempt(challenge, player, score=500 - n)
-    make_attempt(challenge, make_user("busy"), ended_at=None)
+    make_attempt(challenge, make_player("busy"), ended_at=None)
     client = Client()
     client.force_login(players[10])
 
@@ -47,10 +48,10 @@ def test_challenge_board_for_anyone_and_errors_in_the_one_shape() -> None:
 
 def test_alltime_board() -> None:
     today = timezone.now().date()
-    make_attempt(make_challenge(today), make_user("alice"), score=300, won=True, elapsed=90.0)
-    make_attempt(make_challenge(today, "spider1"), make_user("carol"), score=499)  # not won
+    make_attempt(make_challenge(today), make_player("alice"), score=300, won=True, elapsed=90.0)
+    make_attempt(make_challenge(today, "spider1"), make_player("carol"), score=499)  # not won
     make_attempt(
-        make_challenge(today - dt.timedelta(days=1)), make_user("bob"), score=200, won=True
+        make_challenge(today - dt.timedelta(days=1)), make_player("bob"), score=200, won=True
     )
     body = Client().get("/api/v1/leaderboards/alltime/?days=1").json()
     assert body == {
@@ -63,7 +64,7 @@ def test_alltime_board() -> None:
 
 def test_streak_board() -> None:
     today = timezone.now().date()
-    player = make_user("sam")
+    player = make_player("sam")
     make_attempt(make_challenge(today - dt.timedelta(days=1)), player, score=600, won=True)
     make_attempt(make_challenge(today), player, score=640, won=True)
     body = Client().get("/api/v1/leaderboards/streaks/?variant=astrocyte").json()
@@ -75,7 +76,7 @@ def test_streak_board() -> None:
 
 
 def test_player_stats_and_streaks() -> None:
-    player = make_user("ann")
+    player = make_player("ann")
     today = timezone.now().date()
     make_attempt(make_challenge(today - dt.timedelta(days=1)), player, score=600, won=True)
     make_attempt(make_challenge(today), player, score=640, won=True, runs=8)

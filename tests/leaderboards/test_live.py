@@ -22,14 +22,8 @@ from django.test import Client
 
 from config.asgi import application
 from leaderboards import live
-from tests.leaderboards.conftest import (
-    finish,
-    make_attempt,
-    make_challenge,
-    make_user,
-    progress,
-    void,
-)
+from tests.factories import make_challenge, make_player
+from tests.leaderboards.conftest import finish, make_attempt, progress, void
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -111,9 +105,9 @@ async def drain(communicator: WebsocketCommunicator, seconds: float) -> list[dic
 
 async def test_snapshot_has_top_counts_progress_and_no_card() -> None:
     challenge = await db(make_challenge)()
-    await db(make_attempt)(challenge, await db(make_user)("done"), score=320, runs=4)
+    await db(make_attempt)(challenge, await db(make_player)("done"), score=320, runs=4)
     await db(make_attempt)(
-        challenge, await db(make_user)("busy"), ended_at=None, runs=2, actions=77, deals_left=3
+        challenge, await db(make_player)("busy"), ended_at=None, runs=2, actions=77, deals_left=3
     )
 
     communicator, snapshot = await watch(challenge.pk)
@@ -134,7 +128,7 @@ async def test_snapshot_has_top_counts_progress_and_no_card() -> None:
 
 async def test_pushes_after_progress_finish_and_void() -> None:
     challenge = await db(make_challenge)()
-    anna, ben = await db(make_user)("anna"), await db(make_user)("ben")
+    anna, ben = await db(make_player)("anna"), await db(make_player)("ben")
     first = await db(make_attempt)(challenge, anna, score=400)
     playing = await db(make_attempt)(challenge, ben, ended_at=None)
     communicator, _ = await watch(challenge.pk)
@@ -169,7 +163,7 @@ async def test_a_ranked_start_shows_the_new_player_among_those_playing() -> None
     from games.services.attempts import attempt_start_ranked
 
     challenge = await db(make_challenge)()
-    cleo = await db(make_user)("cleo")
+    cleo = await db(make_player)("cleo")
     communicator, _ = await watch(challenge.pk)
 
     attempt, created = await db(attempt_start_ranked)(player=cleo, challenge_id=challenge.pk)
@@ -186,7 +180,7 @@ async def test_a_ranked_start_shows_the_new_player_among_those_playing() -> None
 
 async def test_voiding_an_open_attempt_takes_it_off_the_players_list() -> None:
     challenge = await db(make_challenge)()
-    cheat, fair = await db(make_user)("cheat"), await db(make_user)("fair")
+    cheat, fair = await db(make_player)("cheat"), await db(make_player)("fair")
     suspect = await db(make_attempt)(challenge, cheat, ended_at=None)
     await db(make_attempt)(challenge, fair, ended_at=None)
     communicator, snapshot = await watch(challenge.pk)
@@ -209,7 +203,7 @@ async def test_practice_and_other_challenges_push_nothing_here() -> None:
     challenge = await db(make_challenge)()
     other = await db(make_challenge)(variant="spider1")
     communicator, _ = await watch(challenge.pk)
-    elsewhere = await db(make_attempt)(other, await db(make_user)("far"), ended_at=None)
+    elsewhere = await db(make_attempt)(other, await db(make_player)("far"), ended_at=None)
     await db(finish)(elsewhere, score=10)
     assert await drain(communicator, live.BOARD_WINDOW_SECONDS + 0.5) == []
     await communicator.disconnect()
@@ -244,11 +238,11 @@ async def test_unknown_challenge_closes_with_4404() -> None:
 
 async def test_signed_in_watcher_gets_own_rank_even_outside_the_top() -> None:
     challenge = await db(make_challenge)()
-    me = await db(make_user)("me")
+    me = await db(make_player)("me")
 
     def setup() -> str:
         for n in range(live.LIVE_TOP + 2):
-            make_attempt(challenge, make_user(f"p{n:02}"), score=900 - n)
+            make_attempt(challenge, make_player(f"p{n:02}"), score=900 - n)
         make_attempt(challenge, me, score=1)
         client = Client()
         client.force_login(me)
@@ -259,7 +253,7 @@ async def test_signed_in_watcher_gets_own_rank_even_outside_the_top() -> None:
     assert len(snapshot["top"]) == live.LIVE_TOP
     assert snapshot["me"]["username"] == "me" and snapshot["me"]["rank"] == live.LIVE_TOP + 3
 
-    late = await db(make_attempt)(challenge, await db(make_user)("late"), ended_at=None)
+    late = await db(make_attempt)(challenge, await db(make_player)("late"), ended_at=None)
     await db(finish)(late, score=5)
     board = await next_of(communicator, "board")
     assert board["me"]["username"] == "me"
@@ -271,7 +265,7 @@ async def test_signed_in_watcher_gets_own_rank_even_outside_the_top() -> None:
 
 async def test_two_watchers_both_receive() -> None:
     challenge = await db(make_challenge)()
-    attempt = await db(make_attempt)(challenge, await db(make_user)("solo"), ended_at=None)
+    attempt = await db(make_attempt)(challenge, await db(make_player)("solo"), ended_at=None)
     first, _ = await watch(challenge.pk)
     second, _ = await watch(challenge.pk)
     await db(finish)(attempt, score=250)
@@ -286,7 +280,7 @@ async def test_a_burst_of_finishes_is_coalesced_and_the_last_board_is_right() ->
     challenge = await db(make_challenge)()
 
     def players() -> list[Any]:
-        return [make_attempt(challenge, make_user(f"b{n:02}"), ended_at=None) for n in range(20)]
+        return [make_attempt(challenge, make_player(f"b{n:02}"), ended_at=None) for n in range(20)]
 
     attempts = await db(players)()
     communicator, _ = await watch(challenge.pk)
@@ -314,8 +308,8 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
 ) -> None:
     real_layers = settings.CHANNEL_LAYERS
     challenge = await db(make_challenge)()
-    during = await db(make_attempt)(challenge, await db(make_user)("during"), ended_at=None)
-    after = await db(make_attempt)(challenge, await db(make_user)("after"), ended_at=None)
+    during = await db(make_attempt)(challenge, await db(make_player)("during"), ended_at=None)
+    after = await db(make_attempt)(challenge, await db(make_player)("after"), ended_at=None)
     communicator, _ = await watch(challenge.pk)  # listening on the real Redis
 
     # Redis "goes away" for whoever broadcasts: a layer on a port where nothing listens.

@@ -9,7 +9,8 @@ from django.db import connection
 
 from games.models import Attempt
 from leaderboards import selectors
-from tests.leaderboards.conftest import BASE, make_attempt, make_challenge, make_user
+from tests.factories import make_challenge, make_player
+from tests.leaderboards.conftest import BASE, make_attempt
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +19,11 @@ T = dt.timedelta
 
 def test_board_orders_by_outcome_then_score_then_elapsed_then_end() -> None:
     challenge = make_challenge()
-    make_attempt(challenge, make_user("slow"), score=300, elapsed=90)
-    make_attempt(challenge, make_user("late"), score=300, elapsed=60, ended_at=BASE + T(1))
-    make_attempt(challenge, make_user("early"), score=300, elapsed=60, ended_at=BASE)
-    make_attempt(challenge, make_user("best"), score=400, elapsed=500)
-    make_attempt(challenge, make_user("worst"), score=0, elapsed=5)
+    make_attempt(challenge, make_player("slow"), score=300, elapsed=90)
+    make_attempt(challenge, make_player("late"), score=300, elapsed=60, ended_at=BASE + T(1))
+    make_attempt(challenge, make_player("early"), score=300, elapsed=60, ended_at=BASE)
+    make_attempt(challenge, make_player("best"), score=400, elapsed=500)
+    make_attempt(challenge, make_player("worst"), score=0, elapsed=5)
 
     rows = selectors.leaderboard_for_day(challenge)
 
@@ -40,10 +41,10 @@ def test_won_attempts_rank_above_all_others_and_an_attempt_without_an_action_is_
     None
 ):
     challenge = make_challenge()
-    make_attempt(challenge, make_user("quitter"), score=500, elapsed=0, actions=0)
-    make_attempt(challenge, make_user("resigner"), score=499, elapsed=2, actions=1)
-    make_attempt(challenge, make_user("slow_winner"), score=450, elapsed=1200, won=True)
-    make_attempt(challenge, make_user("fast_winner"), score=800, elapsed=300, won=True)
+    make_attempt(challenge, make_player("quitter"), score=500, elapsed=0, actions=0)
+    make_attempt(challenge, make_player("resigner"), score=499, elapsed=2, actions=1)
+    make_attempt(challenge, make_player("slow_winner"), score=450, elapsed=1200, won=True)
+    make_attempt(challenge, make_player("fast_winner"), score=800, elapsed=300, won=True)
     quitter_stats = selectors.player_stats(_user("quitter"))
 
     rows = selectors.leaderboard_for_day(challenge)
@@ -62,10 +63,10 @@ def test_won_attempts_rank_above_all_others_and_an_attempt_without_an_action_is_
 
 def test_attempts_equal_in_all_keys_share_a_rank() -> None:
     challenge = make_challenge()
-    make_attempt(challenge, make_user("a"), score=300)
-    make_attempt(challenge, make_user("b"), score=200)
-    make_attempt(challenge, make_user("c"), score=200)
-    make_attempt(challenge, make_user("d"), score=100)
+    make_attempt(challenge, make_player("a"), score=300)
+    make_attempt(challenge, make_player("b"), score=200)
+    make_attempt(challenge, make_player("c"), score=200)
+    make_attempt(challenge, make_player("d"), score=100)
 
     rows = selectors.leaderboard_for_day(challenge)
 
@@ -87,11 +88,11 @@ def _user(username: str) -> object:
 
 def test_only_finished_counted_ranked_attempts_of_that_challenge_are_on_the_board() -> None:
     challenge, other = make_challenge(), make_challenge(dt.date(2030, 1, 2))
-    make_attempt(challenge, make_user("ranked"), score=100)
-    make_attempt(challenge, make_user("voided"), score=999, voided=True)
-    make_attempt(challenge, make_user("playing"), ended_at=None)
-    make_attempt(challenge, make_user("practice"), score=999, kind=Attempt.Kind.PRACTICE)
-    make_attempt(other, make_user("elsewhere"), score=999)
+    make_attempt(challenge, make_player("ranked"), score=100)
+    make_attempt(challenge, make_player("voided"), score=999, voided=True)
+    make_attempt(challenge, make_player("playing"), ended_at=None)
+    make_attempt(challenge, make_player("practice"), score=999, kind=Attempt.Kind.PRACTICE)
+    make_attempt(other, make_player("elsewhere"), score=999)
 
     assert [r.username for r in selectors.leaderboard_for_day(challenge)] == ["ranked"]
     assert selectors.player_rank(challenge, _user("voided")) is None
@@ -101,7 +102,7 @@ def test_only_finished_counted_ranked_attempts_of_that_challenge_are_on_the_boar
 
 def test_limit_offset_and_own_rank_outside_the_top_50() -> None:
     challenge = make_challenge()
-    players = [make_user(f"p{n:03}") for n in range(60)]
+    players = [make_player(f"p{n:03}") for n in range(60)]
     for n, player in enumerate(players):
         make_attempt(challenge, player, score=1000 - n, elapsed=30 + n)
 
@@ -114,11 +115,11 @@ def test_limit_offset_and_own_rank_outside_the_top_50() -> None:
     mine = selectors.player_rank(challenge, players[57])
     assert mine is not None
     assert (mine.rank, mine.username, mine.score) == (58, "p057", 943)
-    assert selectors.player_rank(challenge, make_user("nobody")) is None
+    assert selectors.player_rank(challenge, make_player("nobody")) is None
 
 
 def test_streaks_current_and_best_across_gaps() -> None:
-    player = make_user("streaky")
+    player = make_player("streaky")
     today = dt.date(2030, 3, 20)
     won_days = [1, 2, 3, 4, 6, 7, 18, 19]  # March: a run of 4, a gap, 2, a gap, 2 to yesterday
     for day in range(1, 20):
@@ -142,7 +143,7 @@ def test_streaks_current_and_best_across_gaps() -> None:
 
 
 def test_a_lost_daily_today_ends_the_current_streak() -> None:
-    player = make_user("loser")
+    player = make_player("loser")
     today = dt.date(2030, 4, 2)
     make_attempt(make_challenge(dt.date(2030, 4, 1)), player, score=500, won=True)
     lost = make_attempt(make_challenge(today), player, score=50, won=False)
@@ -163,7 +164,7 @@ def test_streak_board_ranks_current_streaks_and_agrees_with_each_players_streak(
         "fay": [8, 9],  # 2, to yesterday (equal to eve: shared rank)
     }
     challenges = {day: make_challenge(dt.date(2030, 5, day)) for day in range(1, 11)}
-    players = {name: make_user(name) for name in days}
+    players = {name: make_player(name) for name in days}
     for name, won in days.items():
         for day in won:
             make_attempt(challenges[day], players[name], score=500, won=True)
@@ -188,7 +189,7 @@ def test_streak_board_ranks_current_streaks_and_agrees_with_each_players_streak(
 
 
 def test_player_stats() -> None:
-    player = make_user("stats")
+    player = make_player("stats")
     for day, (score, won, runs) in enumerate(
         [(650, True, 8), (120, False, 2), (150, False, 3), (720, True, 8)], start=1
     ):
@@ -211,14 +212,14 @@ def test_player_stats() -> None:
     ]
     everything = selectors.player_stats(player)
     assert (everything["played"], everything["best_score"]) == (5, 720)
-    empty = selectors.player_stats(make_user("new"))
+    empty = selectors.player_stats(make_player("new"))
     assert (empty["played"], empty["win_rate"], empty["average_score"]) == (0, None, None)
 
 
 def test_alltime_board_adds_up_only_won_dailies_in_the_window() -> None:
     today = dt.date(2030, 6, 30)
-    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    dave, erin = make_user("dave"), make_user("erin")
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    dave, erin = make_player("dave"), make_player("erin")
     inside = make_challenge(today)
     inside_spider = make_challenge(today, variant="spider1")
     yesterday = make_challenge(today - T(days=1))
@@ -255,7 +256,7 @@ def test_alltime_board_adds_up_only_won_dailies_in_the_window() -> None:
 @pytest.mark.postgres
 def test_board_and_rank_queries_use_the_board_index() -> None:
     challenge = make_challenge()
-    player = make_user("indexed")
+    player = make_player("indexed")
     attempt = make_attempt(challenge, player, score=100)
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")

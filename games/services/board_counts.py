@@ -1,0 +1,97 @@
+"""Keeps ``BoardScoreCount`` equal to the boards, written by the services in the transaction
+that finishes, voids or corrects an attempt (or deletes one, with its player's account).
+
+An attempt counts on its challenge's board while it is ranked, finished with at least one
+action and not voided (``BOARD_CONDITION``, the rows of the ``attempt_board_order`` index).
+Each such write says what the attempt counted as before (``board_key``, read under the
+row lock) and the counts move by one with an atomic upsert, so concurrent finishes never
+lose a count. The hot path's own write (``attempt_rows.save_progress``) writes only open
+attempts, which count on no board, and refuses any other. After a bulk load or a write
+outside the services, ``board_counts_rebuild`` recounts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count
+
+from games.models import BOARD_CONDITION, Attempt, BoardScoreCount
+
+BoardKey = tuple[int, bool, int]
+
+
+def board_key(attempt: Attempt) -> BoardKey | None:
+    """(challenge id, won, score) while the attempt counts on a board, else None."""
+    if (
+        attempt.kind == Attempt.Kind.RANKED
+        and attempt.challenge_id is not None
+        and not attempt.voided
+        and attempt.ended_at is not None
+        and attempt.action_count > 0
+        and attempt.score is not None
+    ):
+        return attempt.challenge_id, bool(attempt.won), attempt.score
+    return None
+
+
+def _add(key: BoardKey, delta: int) -> None:
+    quote = connection.ops.quote_name
+    table = quote(BoardScoreCount._meta.db_table)
+    attempts = quote("attempts")
+    columns = ", ".join(quote(name) for name in ("challenge_id", "won", "score"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}, {attempts}) "
+            f"VALUES (%s, %s, %s, %s) ON CONFLICT ({columns}) "
+            f"DO UPDATE SET {attempts} = {table}.{attempts} + EXCLUDED.{attempts}",
+            [*key, delta],
+        )
+
+
+def board_counts_follow(before: BoardKey | None, attempt: Attempt) -> None:
+    """The attempt counted as ``before`` and has just been written: move the counts.
+
+    Called by the services inside the transaction of the write.
+    """
+    after = board_key(attempt)
+    if before == after:
+        return
+    with transaction.atomic():
+        if before is not None:
+            _add(before, -1)
+        if after is not None:
+            _add(after, +1)
+
+
+def on_attempt_deleted(sender: Any, instance: Attempt, **kwargs: Any) -> None:
+    """``post_delete`` of an attempt (its player's account deleted): its count goes too.
+
+    The one write not made by a service (Django's cascade); connected in GamesConfig.
+    """
+    key = board_key(instance)
+    if key is not None:
+        _add(key, -1)
+
+
+def board_counts_rebuild(challenge_id: int | None = None) -> int:
+    """Recount the boards (one, or all) from the attempts; returns the rows written."""
+    attempts = Attempt.objects.filter(BOARD_CONDITION, score__isnull=False)
+    counts = BoardScoreCount.objects.all()
+    if challenge_id is not None:
+        attempts = attempts.filter(challenge_id=challenge_id)
+        counts = counts.filter(challenge_id=challenge_id)
+    rows = attempts.values("challenge_id", "won", "score").annotate(n=Count("id")).order_by()
+    with transaction.atomic():
+        counts.delete()
+        BoardScoreCount.objects.bulk_create(
+            BoardScoreCount(
+                challenge_id=row["challenge_id"],
+                won=row["won"],
+                score=row["score"],
+                attempts=row["n"],
+            )
+            for row in rows
+        )
+    return len(rows)
