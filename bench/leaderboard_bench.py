@@ -11,8 +11,9 @@ with ``--refill``; it is never the application's own. It holds one challenge wit
 a fixed seed, a few voided, 3 % ended with no action and so on no board) loaded with COPY,
 the board's score counts recounted (``board_counts_rebuild``), then VACUUM ANALYZE. Each
 figure is the median and the 99th percentile of ``--runs`` calls of the real selector
-(``leaderboard_for_day`` and ``player_rank``), Django ORM and all, after a warm-up. ``--write-docs`` puts the
-figures and the EXPLAIN ANALYZE plans into docs/leaderboards.md between the bench markers.
+(``leaderboard_for_day`` and ``player_rank``), Django ORM and all, after a warm-up.
+``--write-docs`` puts the figures and the EXPLAIN ANALYZE plans into docs/leaderboards.md
+between the bench markers.
 """
 
 from __future__ import annotations
