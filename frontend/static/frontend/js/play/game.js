@@ -109,7 +109,9 @@ export function createGame({ $, practice, challengeId }) {
 
   // --- what the server says --------------------------------------------------------------
 
-  function restartClock(elapsedSeconds) {
+  // After the server has described the attempt anew: its clock from the server's seconds,
+  // and no pick or hint left over from the position before.
+  function takeServerClock(elapsedSeconds) {
     S.clockBase = elapsedSeconds;
     S.clockAt = performance.now();
     S.selection = null;
@@ -119,14 +121,14 @@ export function createGame({ $, practice, challengeId }) {
   function adoptAttempt(detail) {
     S.attempt = fromDetail(detail);
     if (detail.score_parts) S.scoreParts = detail.score_parts;
-    restartClock(detail.elapsed_seconds);
+    takeServerClock(detail.elapsed_seconds);
   }
 
   function applyAnswer(data) {
     S.flash = flashOf(S.attempt, data);
     S.attempt = afterAnswer(S.attempt, data);
     S.scoreParts = data.score;
-    restartClock(data.elapsed_seconds);
+    takeServerClock(data.elapsed_seconds);
   }
 
   // Post a batch at the current offset (actions.js retries a lost connection with the very
