@@ -30,15 +30,14 @@ export function attachBoardInput(game) {
     if (!h) return;
     const focusNode = event.target.closest("[data-focus]");
     if (focusNode) S.focusKey = focusNode.dataset.focus;
+    if (event.detail === 2 && h.pile !== "stock") {
+      // A double click. Not the dblclick event: the first click picked the card up and
+      // redrew the board, so the two clicks hit different nodes and Chromium fires none.
+      const cards = pileCards(game.view(), h.pile);
+      game.sendToFirstLegal(h.pile, h.pile[0] === "t" ? h.index ?? cards.length - 1 : 0);
+      return;
+    }
     game.activate(h.pile, h.index);
-  });
-
-  board.addEventListener("dblclick", (event) => {
-    const h = hit(event.target);
-    if (!h || h.pile === "stock") return;
-    event.preventDefault();
-    const cards = pileCards(game.view(), h.pile);
-    game.sendToFirstLegal(h.pile, h.pile[0] === "t" ? h.index ?? cards.length - 1 : 0);
   });
 
   // --- drag and drop: a pointer that moves a few pixels holding a face-up card ------------
