@@ -2,7 +2,7 @@
 """Install, run and test Astrocyte Daily with nothing but Python 3.11 and a package index.
 
     python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload]
-    python3.11 scripts/dev.py test [pytest arguments…]
+    python3.11 scripts/dev.py test [pytest arguments…]   # first the JavaScript unit tests (node)
     python3.11 scripts/dev.py lint
     python3.11 scripts/dev.py lock        # regenerate requirements.lock after editing pyproject
 
@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,9 @@ STAMP = VENV / "astrocyte-install.stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 ASGI_APP = "config.asgi:application"
+# The web client's unit tests: Node's built-in test runner, no npm package, no build step.
+JS_TESTS = ROOT / "tests" / "frontend" / "js"
+NODE_MIN_MAJOR = 18  # `node --test` with --test-reporter
 
 
 def say(message: str) -> None:
@@ -138,13 +142,65 @@ def command_run(args: argparse.Namespace) -> int:
     return exec_server(uvicorn, env)
 
 
+def services_required(env: dict[str, str]) -> bool:
+    """REQUIRE_SERVICES=1 (as CI sets): a missing service or tool is a failure, not a skip."""
+    return env.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes")
+
+
+def find_node() -> tuple[str | None, str]:
+    """The `node` to run the JavaScript unit tests with and its version, or None and why not."""
+    node = shutil.which("node")
+    if node is None:
+        return None, f"needs Node.js {NODE_MIN_MAJOR} or later: no `node` on PATH"
+    try:
+        version = subprocess.run(
+            [node, "--version"], capture_output=True, text=True, check=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as error:
+        return None, f"`{node} --version` failed: {error}"
+    major = version.lstrip("v").split(".")[0]
+    if not major.isdigit() or int(major) < NODE_MIN_MAJOR:
+        return None, f"needs Node.js {NODE_MIN_MAJOR} or later, found {version or 'nothing'}"
+    return node, version
+
+
+def run_js_tests(env: dict[str, str]) -> str | None:
+    """Run the web client's unit tests (tests/frontend/js/*.test.mjs) with `node --test`.
+    Returns what failed, or None: they passed, or were skipped for want of node (a failure
+    with REQUIRE_SERVICES=1)."""
+    files = sorted(JS_TESTS.glob("*.test.mjs"))
+    node, version = find_node()
+    if node is None:
+        if services_required(env):
+            failure = f"the JavaScript unit tests were not run: {version} (REQUIRE_SERVICES=1)"
+            say(f"FAILED: {failure}")
+            return failure
+        say(f"JavaScript unit tests: SKIPPED, {version}")
+        return None
+    say(f"JavaScript unit tests ({len(files)} files, node {version}):")
+    command = [node, "--test", "--test-reporter=spec", *(str(f.relative_to(ROOT)) for f in files)]
+    say("$ " + " ".join(command))
+    if subprocess.run(command, cwd=ROOT, env=env).returncode != 0:
+        say("JavaScript unit tests: FAILED")
+        return "the JavaScript unit tests failed (their output is above pytest's)"
+    say("JavaScript unit tests: passed")
+    return None
+
+
 def command_test(pytest_args: list[str]) -> int:
     ensure_installed()
     env = dict(os.environ)
     describe_services(env)
+    # Node first (about a second), so that pytest's closing lines stay the last output,
+    # unless the JavaScript tests failed: then that is said last.
+    js_failure = run_js_tests(env)
     command = [str(PYTHON), "-m", "pytest", *pytest_args]
     say("$ " + " ".join(command))
-    return subprocess.run(command, cwd=ROOT, env=env).returncode
+    status = subprocess.run(command, cwd=ROOT, env=env).returncode
+    if js_failure:
+        say(f"FAILED: {js_failure}")
+        return status or 1
+    return status
 
 
 def command_lint() -> int:
@@ -221,7 +277,11 @@ def main(argv: list[str]) -> int:
         help="skip verifying and scheduling today's dailies before serving (embedded run)",
     )
 
-    commands.add_parser("test", help="install, then run pytest with any further arguments")
+    commands.add_parser(
+        "test",
+        help="install, run the JavaScript unit tests (node --test), then pytest with any "
+        "further arguments",
+    )
     commands.add_parser("lint", help="install, then ruff check and mypy")
     commands.add_parser("lock", help="regenerate requirements.lock from pyproject.toml")
 

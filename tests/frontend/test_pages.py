@@ -246,6 +246,21 @@ def test_practice_with_a_hint_highlights_a_legal_action(
     expect(page.locator("#board .column")).to_have_count(10)
     assert re.search(r"\?attempt=\d+$", page.url)
 
+    # A proxy's 503 page is a lost connection; the server's own JSON 503 is its words.
+    page.route(
+        "**/hint/",
+        lambda route: route.fulfill(status=503, content_type="text/html", body="<h1>503</h1>"),
+    )
+    page.click("#hint")
+    expect(page.locator("#status")).to_have_text("No connection: no hint. Try again.")
+    page.unroute("**/hint/")
+    busy = {"code": "hints_busy", "message": "All hint searches are taken.", "details": None}
+    page.route("**/hint/", lambda route: route.fulfill(status=503, json={"error": busy}))
+    page.click("#hint")
+    expect(page.locator("#status")).to_have_text("All hint searches are taken.")
+    expect(page.locator("#board .card.hint")).to_have_count(0)
+    page.unroute("**/hint/")
+
     page.click("#hint")
     expect(page.locator("#status")).to_contain_text("Hint:")
     hint = page.evaluate("() => window.astrocyte.state().hint")
@@ -269,4 +284,28 @@ def test_practice_with_a_hint_highlights_a_legal_action(
     fits_the_width(page)
     assert_no_hidden_cards(recorder)
     assert errors == []
+    context.close()
+
+
+def test_practice_without_a_deal_shows_the_servers_503_message(
+    asgi_server: Server, browser: Any, transactional_db: Any
+) -> None:
+    """The pool has no deal: the server answers 503 no_practice_deal with its own JSON
+    error, and the page says what the server said, not "No connection"."""
+    base = asgi_server.url
+    make_player("noa")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, base, "noa", "/practice/")
+    page.wait_for_selector("#play[data-ready='true']")
+    page.select_option("#variant", "spider4")
+    with page.expect_response("**/practice/start/") as started:
+        page.click("#start")
+    assert started.value.status == 503
+    assert started.value.json()["error"]["code"] == "no_practice_deal"
+    message = "No verified practice deal of spider4 is ready yet; try again soon."
+    expect(page.locator("#status")).to_have_text(message)
+    expect(page.locator("#banner")).to_be_hidden()
+    expect(page.locator("#start")).to_be_enabled()  # the player may try again
+    expect(page.locator("#practice-setup")).to_be_visible()
     context.close()

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Daily, Server, make_player
 from tests.frontend.helpers import (
     CARD_IN_JSON,
+    MOVE,
     Recorder,
     action_count,
     assert_no_hidden_cards,
@@ -163,6 +164,40 @@ def drag_to(page: Any, src: str, dst: str) -> None:
     page.mouse.down()
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=10)
     page.mouse.up()
+
+
+def test_a_double_click_sends_a_card_to_its_first_listed_place(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("dot")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "dot", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+
+    def first_moves() -> dict[str, str]:
+        """Each column's first listed action for its top card alone, in the server's order."""
+        firsts: dict[str, str] = {}
+        for action in attempt(page)["legal_actions"]:
+            match = MOVE.match(action)
+            if match and match.group(1)[0] == "t" and not match.group(3):
+                firsts.setdefault(match.group(1), action)
+        return firsts
+
+    # The first click picks the card up and redraws the board, so the browser fires no
+    # dblclick event (its two clicks hit different nodes): the page counts the clicks.
+    src, action = next(iter(first_moves().items()))
+    page.locator(f"#board .column[data-pile='{src}'] .card").last.dblclick()
+    wait_count(page, 1)
+    expect(page.locator("#status")).to_have_text(f"Played {action}.")
+
+    stuck = next(f"t{i}" for i in range(1, 11) if f"t{i}" not in first_moves())
+    page.locator(f"#board .column[data-pile='{stuck}'] .card").last.dblclick()
+    expect(page.locator("#status")).to_contain_text("the server lists none")
+    assert page.locator("#status").get_attribute("data-kind") == "error"
+    assert action_count(page) == 1
+    context.close()
 
 
 def test_undo_after_a_deal_restores_the_board(

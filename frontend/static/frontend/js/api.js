@@ -1,5 +1,6 @@
 // The one door to the HTTP API: JSON in and out, the session cookie and the CSRF token.
-// A network failure throws NetworkError; any HTTP answer resolves to {ok, status, data}.
+// A network failure, or a 5xx without the API's JSON error body, throws NetworkError; any
+// other HTTP answer resolves to {ok, status, data}.
 
 export class NetworkError extends Error {}
 
@@ -27,17 +28,24 @@ export async function api(method, path, body) {
   let data = null;
   try {
     data = response.status === 204 ? null : await response.json();
-  } catch (error) {
-    // A proxy's HTML error page, or a cut connection: treat a 5xx like a lost connection.
-    if (response.status >= 500) throw new NetworkError(`HTTP ${response.status}`);
+  } catch {
+    data = null; // not JSON: a proxy's error page, or a connection cut mid-answer
   }
-  if (response.status >= 502 && response.status <= 504) {
+  // A 5xx is an answer only when it carries the API's own error body (503 hints_busy or
+  // no_practice_deal: the server's words are shown). Any other 5xx (a proxy's 502 page, a
+  // server that crashed) is a lost connection, like a network failure.
+  if (response.status >= 500 && !isApiError(data)) {
     throw new NetworkError(`HTTP ${response.status}`);
   }
   return { ok: response.ok, status: response.status, data };
 }
 
 // The API's one error shape: {"error": {"code", "message", "details"}}.
+export function isApiError(data) {
+  const error = data && typeof data === "object" ? data.error : null;
+  return Boolean(error && typeof error === "object" && typeof error.code === "string");
+}
+
 export function errorMessage(answer) {
   const error = answer && answer.data && answer.data.error;
   if (!error) return `The server answered ${answer ? answer.status : "nothing"}.`;

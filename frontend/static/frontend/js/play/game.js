@@ -1,0 +1,304 @@
+// The game on the play page: what the page knows (only what the server sent), how it is
+// drawn, and what a player's pick, place, deal or undo does. One post at a time; every
+// action goes through send(), which the board input, the buttons and the test hook share.
+import { api, errorMessage, formatSeconds } from "../api.js";
+import { cardName, pileName, renderBoard } from "../board.js";
+import { PlayingSet } from "../live.js";
+import { postBatch, fetchAttempt } from "./actions.js";
+import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
+import { defaultFocus } from "./focus.js";
+import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
+import { renderResult } from "./panels.js";
+
+export const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
+// $: document.getElementById; practice: the page's mode; challengeId: the daily's id (null
+// in practice).
+export function createGame({ $, practice, challengeId }) {
+  const board = $("board");
+  const statusLine = $("status");
+  const banner = $("banner");
+
+  const S = {
+    challenge: null,
+    attempt: null, // the attempt as the server last described it (attempt.js)
+    user: null,
+    selection: null, // {pile, n}
+    focusKey: null,
+    busy: false, // a post is on its way
+    scoreParts: null,
+    clockBase: 0, // server elapsed seconds at clockAt
+    clockAt: 0,
+    rank: null,
+    flash: null,
+    hint: null, // {src, dst, n, action}: the server's suggestion, drawn highlighted
+    playing: new PlayingSet(),
+    lastUpdate: 0,
+  };
+
+  const view = () => (S.attempt ? S.attempt.state : S.challenge && S.challenge.state);
+  const playing = () => Boolean(S.attempt && !S.attempt.over);
+  const legal = () => (playing() ? S.attempt.legal_actions : []);
+
+  function say(text, kind = "info") {
+    statusLine.textContent = text;
+    statusLine.dataset.kind = kind;
+  }
+
+  function showBanner(text) {
+    banner.textContent = text;
+    banner.hidden = false;
+  }
+
+  const hideBanner = () => { banner.hidden = true; };
+
+  // --- drawing -------------------------------------------------------------------------
+
+  function render() {
+    const v = view();
+    if (!v) return;
+    const hadFocus = board.contains(document.activeElement);
+    if (!S.focusKey) S.focusKey = defaultFocus(v);
+    const a = S.attempt;
+    renderBoard(board, v, {
+      selection: S.selection,
+      targets: destinations(legal(), S.selection),
+      focusKey: S.focusKey,
+      interactive: playing(),
+      dealsLeft: a ? a.deals_left : v.stock.length / v.tableau.length,
+      flash: S.flash,
+      hint: S.hint,
+    });
+    S.flash = null;
+    if (!board.querySelector('[tabindex="0"]')) {
+      S.focusKey = defaultFocus(v);
+      const first = board.querySelector(`[data-focus="${S.focusKey}"]`);
+      if (first) first.tabIndex = 0;
+    }
+    if (hadFocus) focusCurrent();
+    $("actions").textContent = a ? String(a.action_count) : "0";
+    $("score").textContent = a ? String(a.scoreTotal) : "–";
+    const canPlay = playing() && !S.busy;
+    $("undo").disabled = !canPlay || !legal().includes("undo");
+    $("deal").disabled = !canPlay || !legal().includes("deal");
+    $("deal").textContent = `Deal (${a ? a.deals_left : 0} left)`;
+    $("resign").disabled = !playing();
+    if (practice) $("hint").disabled = !canPlay;
+    board.setAttribute("aria-busy", S.busy ? "true" : "false");
+    S.lastUpdate = performance.now();
+    if (a && a.over) showResult();
+  }
+
+  function focusCurrent() {
+    const node = board.querySelector(`[data-focus="${S.focusKey}"]`);
+    if (node) node.focus({ preventScroll: false });
+  }
+
+  // Move the roving focus to a key (focus.js): the one tab stop of the board.
+  function setFocus(key) {
+    S.focusKey = key;
+    for (const node of board.querySelectorAll("[data-focus]")) {
+      node.tabIndex = node.dataset.focus === key ? 0 : -1;
+    }
+    focusCurrent();
+  }
+
+  function tickClock() {
+    $("clock").textContent = formatSeconds(clockSeconds(S.attempt, S.clockBase, S.clockAt, performance.now()));
+  }
+
+  // --- what the server says --------------------------------------------------------------
+
+  // After the server has described the attempt anew: its clock from the server's seconds,
+  // and no pick or hint left over from the position before.
+  function takeServerClock(elapsedSeconds) {
+    S.clockBase = elapsedSeconds;
+    S.clockAt = performance.now();
+    S.selection = null;
+    S.hint = null;
+  }
+
+  function adoptAttempt(detail) {
+    S.attempt = fromDetail(detail);
+    if (detail.score_parts) S.scoreParts = detail.score_parts;
+    takeServerClock(detail.elapsed_seconds);
+  }
+
+  function applyAnswer(data) {
+    S.flash = flashOf(S.attempt, data);
+    S.attempt = afterAnswer(S.attempt, data);
+    S.scoreParts = data.score;
+    takeServerClock(data.elapsed_seconds);
+  }
+
+  // Post a batch at the current offset (actions.js retries a lost connection with the very
+  // same batch at the very same offset, and waits out a 429); a 409 reloads the attempt; a
+  // refusal is explained in the server's own words. Resolves to whether it was applied.
+  async function send(actions) {
+    if (!playing()) return false;
+    if (S.busy) {
+      say("Wait a moment: the last action is still on its way to the server.");
+      return false;
+    }
+    S.busy = true;
+    render();
+    let accepted = false;
+    try {
+      const answer = await postBatch({
+        api,
+        sleep,
+        attemptId: S.attempt.id,
+        offset: S.attempt.offset,
+        actions,
+        onLost: () => showBanner(`Connection lost: retrying (${actions.join(" ")})…`),
+        onThrottled: (seconds) => showBanner(`Too many actions at once: waiting ${Math.ceil(seconds)} s…`),
+      });
+      hideBanner();
+      if (answer.ok) {
+        applyAnswer(answer.data);
+        accepted = true;
+        say(S.flash.home.size ? `A run went home: ${answer.data.runs_completed} of 8.` : `Played ${actions.join(" ")}.`);
+        if (answer.data.over) await reloadAttempt();
+      } else if (answer.status === 409) {
+        await reloadAttempt();
+        say(`${errorMessage(answer)} The board was reloaded from the server.`, "error");
+      } else {
+        S.selection = null;
+        say(`Refused: ${errorMessage(answer)}`, "error");
+      }
+    } finally {
+      S.busy = false;
+      render();
+    }
+    return accepted;
+  }
+
+  // The attempt as the server has it (after a 409, at the end, on a return to the page).
+  async function reloadAttempt() {
+    const answer = await fetchAttempt({
+      api,
+      sleep,
+      attemptId: S.attempt.id,
+      onLost: () => showBanner("Connection lost: reloading the attempt…"),
+    });
+    if (!answer.ok) {
+      say(errorMessage(answer), "error");
+      return;
+    }
+    adoptAttempt(answer.data);
+    hideBanner();
+  }
+
+  // --- a player's moves: pick up, place, put back, deal, undo -----------------------------
+
+  function putBack(text = "Put back.") {
+    S.selection = null;
+    say(text);
+    render();
+  }
+
+  function select(pile, index) {
+    const v = view();
+    const picked = pick(v, pile, index);
+    if (picked.refused === "empty") {
+      say(`${pileName(pile)} is empty: pick a card first.`);
+      return;
+    }
+    if (picked.refused) {
+      say("That card is face down.");
+      return;
+    }
+    S.selection = { pile, n: picked.n };
+    const places = [...destinations(legal(), S.selection)];
+    const what = describeCards(v, pile, picked.n);
+    say(places.length
+      ? `Picked up ${what}: it may go to ${places.map(pileName).join(", ")}.`
+      : `Picked up ${what}: the server lists no place for it.`);
+    render();
+  }
+
+  // Post the selection's move to dst, listed or not (the server explains a refusal).
+  function place(dst) {
+    const { pile, n } = S.selection;
+    if (dst === pile) {
+      putBack();
+      return Promise.resolve(false);
+    }
+    return send([moveText(pile, n, dst)]);
+  }
+
+  // A click, a tap or Enter on a pile (index: the card in a column, or null).
+  function activate(pile, index) {
+    if (!S.attempt) {
+      say(S.user ? "Study the cards, then press Start." : "Sign in to play; you may study the cards meanwhile.");
+      return;
+    }
+    if (!playing()) return;
+    if (pile === "stock") {
+      deal();
+      return;
+    }
+    const pickedAgain = S.selection && S.selection.pile === pile && pile[0] === "t" && index !== null && index !== undefined;
+    if (pickedAgain && runLength(view(), pile, index) !== S.selection.n) select(pile, index);
+    else if (S.selection) place(pile);
+    else select(pile, index);
+  }
+
+  // A double click: the first listed action that moves these cards.
+  function sendToFirstLegal(pile, index) {
+    if (!playing()) return;
+    const v = view();
+    const cards = pileCards(v, pile);
+    const n = runLength(v, pile, index);
+    const moves = movesFrom(legal(), pile, n);
+    S.selection = null;
+    if (!moves.length) {
+      const what = cards.length ? (n > 1 ? `${cardName(cards[index])} and the cards on it` : cardName(cards[cards.length - 1])) : pileName(pile);
+      say(`No legal move for ${what}: the server lists none.`, "error");
+      render();
+      return;
+    }
+    send([moves[0]]);
+  }
+
+  // Posted even when not listed: the server says why (a column is empty, or the stock is).
+  function deal() {
+    if (playing()) send(["deal"]);
+  }
+
+  function undo() {
+    if (playing()) send(["undo"]);
+  }
+
+  // --- the result, with the rank once the board has it ------------------------------------
+
+  let rankAsked = false;
+  function showResult() {
+    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank });
+    if (!rankAsked && S.attempt.kind === "ranked") {
+      rankAsked = true;
+      fetchRank();
+    }
+  }
+
+  async function fetchRank() {
+    for (let i = 0; i < 5; i += 1) {
+      try {
+        const answer = await api("GET", `leaderboards/challenges/${challengeId}/`);
+        if (answer.ok && answer.data.me) {
+          S.rank = answer.data.me.rank;
+          showResult();
+          return;
+        }
+      } catch {
+        /* retried below */
+      }
+      await sleep(500 * 2 ** i);
+    }
+  }
+
+  return {
+    S, board, view, playing, say, showBanner, hideBanner, render, focusCurrent, setFocus, tickClock,
+    adoptAttempt, send, reloadAttempt, putBack, select, place, activate, sendToFirstLegal, deal, undo, showResult,
+  };
+}

@@ -1,0 +1,117 @@
+// What the play page shows beside the board, drawn from the server's data: the result and
+// its share text, the live leaderboard and who is playing, a hint in words. The text is
+// built by pure functions (unit-tested); the render functions only put it in the page.
+// $: document.getElementById.
+import { el, formatSeconds, VARIANT_NAMES } from "../api.js";
+import { pileName } from "../board.js";
+import { describeCards, parseAction } from "./moves.js";
+
+// --- result and share -----------------------------------------------------------------
+
+export function outcomeText(attempt) {
+  if (attempt.won) return "You won!";
+  return attempt.end_reason === "resigned" ? "You resigned." : "The day closed.";
+}
+
+// The text to share: date, variant, outcome, actions, time, score, rank. Never a card.
+export function shareText(attempt, rank) {
+  const variant = VARIANT_NAMES[attempt.variant] || attempt.variant;
+  const outcome = attempt.won ? "won ✅" : attempt.end_reason === "resigned" ? "resigned ❌" : "not won ❌";
+  return `Astrocyte Daily ${attempt.date || "practice"} · ${variant}\n` +
+    `${outcome} · ${attempt.action_count} actions · ${formatSeconds(attempt.elapsed_seconds)} · score ${attempt.scoreTotal}` +
+    (rank ? ` · rank ${rank}` : "");
+}
+
+// The result's rows [name, value]: the score, its parts when the last answer's parts add
+// up to it, time, actions, rank.
+export function resultRows(attempt, scoreParts, rank) {
+  const rows = [["Score", attempt.scoreTotal]];
+  if (scoreParts && scoreParts.total === attempt.scoreTotal) {
+    rows.push(
+      ["Base", scoreParts.base],
+      ["Actions", `−${scoreParts.actions}`],
+      ["Time", `−${scoreParts.time_penalty}`],
+      [`Foundations (${scoreParts.foundations})`, `+${scoreParts.foundation_bonus}`],
+      ["Win bonus", `+${scoreParts.win_bonus}`],
+    );
+  }
+  rows.push(
+    ["Time played", formatSeconds(attempt.elapsed_seconds)],
+    ["Actions played", attempt.action_count],
+    ["Rank", rank ?? (attempt.kind === "ranked" ? "…" : "practice: unranked")],
+  );
+  return rows;
+}
+
+export function renderResult($, { attempt, scoreParts, rank }) {
+  $("result").hidden = false;
+  const list = el("dl", { class: "parts" });
+  for (const [name, value] of resultRows(attempt, scoreParts, rank)) {
+    list.append(el("dt", { text: name }), el("dd", { text: String(value) }));
+  }
+  const ranked = attempt.kind === "ranked";
+  $("result-body").replaceChildren(el("p", { class: "outcome", text: outcomeText(attempt) }), list,
+    el("p", {}, el("a", { href: `/replay/${attempt.id}/`, text: "See the replay of this game" }),
+      ranked ? " · " : null,
+      ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null));
+  $("share").value = shareText(attempt, rank);
+}
+
+// --- hints (practice): the server's suggestion, drawn and said; never checked here ----------
+
+// What the board highlights for a hinted action: the cards to move and where they go, or
+// the stock for a deal.
+export function hintMark(action) {
+  const move = parseAction(action);
+  return move ? { ...move, action } : { src: action === "deal" ? "stock" : null, dst: null, n: 0, action };
+}
+
+// The hint in words, followed by the server's own sentence.
+export function hintText(view, action, message) {
+  const move = parseAction(action);
+  const text = move
+    ? `Hint: move ${describeCards(view, move.src, move.n)} from ${pileName(move.src).toLowerCase()} to ${pileName(move.dst).toLowerCase()} (${action}).`
+    : `Hint: ${action}.`;
+  return `${text} ${message}`;
+}
+
+// --- live panel -------------------------------------------------------------------------
+
+export function liveStateText(state, delay) {
+  return {
+    connecting: "Live: connecting…",
+    open: "Live",
+    closed: "Live updates unavailable",
+    retrying: `Live: reconnecting in ${Math.ceil((delay || 0) / 1000)} s…`,
+  }[state];
+}
+
+// Draw one live message (a snapshot, or a board or progress push; `playing` is the page's
+// PlayingSet, updated here). Returns the watcher's own rank when the message has it.
+export function renderLive($, message, { user, playing }) {
+  let rank = null;
+  if (message.type === "snapshot" || message.type === "board") {
+    const body = $("leaderboard").tBodies[0];
+    body.replaceChildren(...message.top.map((row) => el("tr",
+      { class: user && row.username === user.username ? "me" : null },
+      el("td", { text: String(row.rank) }),
+      el("td", { text: row.username }),
+      el("td", { text: String(row.score) }),
+      el("td", { text: formatSeconds(row.elapsed_seconds) }),
+      el("td", { text: String(row.action_count) }))));
+    if (!message.top.length) body.append(el("tr", {}, el("td", { colspan: "5", text: "Nobody has finished yet." })));
+    if (message.me) {
+      rank = message.me.rank;
+      $("my-rank").textContent = `Your rank: ${message.me.rank} (score ${message.me.score})`;
+    }
+  }
+  playing.apply(message);
+  $("playing-count").textContent = `(${playing.count})`;
+  const rows = playing.list();
+  $("playing").replaceChildren(...(rows.length ? rows.map((row) => el("li",
+    { "data-player": row.username },
+    el("b", { text: row.username }),
+    ` ${row.runs_completed}/8 runs · ${row.action_count} actions · ${row.deals_left} deals left`))
+    : [el("li", { text: "Nobody is playing right now." })]));
+  return rank;
+}

@@ -1,0 +1,62 @@
+// play/panels.js: the result, the share text, a hint and the live state, in words.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  hintMark,
+  hintText,
+  liveStateText,
+  outcomeText,
+  resultRows,
+  shareText,
+} from "../../../frontend/static/frontend/js/play/panels.js";
+import { smallView } from "./views.mjs";
+
+const won = {
+  id: 4, kind: "ranked", variant: "spider1", date: "2026-11-30", won: true, end_reason: "won",
+  action_count: 118, elapsed_seconds: 754, scoreTotal: 1234,
+};
+
+test("the share text tells the day, the outcome and the numbers, and no card", () => {
+  assert.equal(shareText(won, 3),
+    "Astrocyte Daily 2026-11-30 · Spider (1 suit)\nwon ✅ · 118 actions · 12:34 · score 1234 · rank 3");
+  const practice = { ...won, kind: "practice", date: null, won: false, end_reason: "resigned", variant: "astrocyte" };
+  assert.equal(shareText(practice, null),
+    "Astrocyte Daily practice · Astrocyte\nresigned ❌ · 118 actions · 12:34 · score 1234");
+  assert.doesNotMatch(shareText(won, 3), /\b[A2-9TJQK][SHDC]\b/);
+});
+
+test("the result says how the game ended", () => {
+  assert.equal(outcomeText(won), "You won!");
+  assert.equal(outcomeText({ won: false, end_reason: "resigned" }), "You resigned.");
+  assert.equal(outcomeText({ won: false, end_reason: "day_closed" }), "The day closed.");
+});
+
+test("the score's parts are listed only when they add up to the score shown", () => {
+  const parts = { total: 1234, base: 1000, actions: 118, time_penalty: 48, foundations: 8, foundation_bonus: 400, win_bonus: 0 };
+  const rows = resultRows(won, parts, null);
+  assert.deepEqual(rows.map(([name]) => name), [
+    "Score", "Base", "Actions", "Time", "Foundations (8)", "Win bonus", "Time played", "Actions played", "Rank",
+  ]);
+  assert.deepEqual(rows[2], ["Actions", "−118"]);
+  assert.deepEqual(rows.at(-1), ["Rank", "…"]);
+  const stale = resultRows(won, { ...parts, total: 999 }, 2);
+  assert.deepEqual(stale.map(([name]) => name), ["Score", "Time played", "Actions played", "Rank"]);
+  assert.deepEqual(stale.at(-1), ["Rank", 2]);
+  assert.deepEqual(resultRows({ ...won, kind: "practice" }, null, null).at(-1), ["Rank", "practice: unranked"]);
+});
+
+test("a hint is drawn on the cards it moves and said in words, then the server's sentence", () => {
+  const v = smallView();
+  assert.deepEqual(hintMark("t1-t2:3"), { src: "t1", dst: "t2", n: 3, action: "t1-t2:3" });
+  assert.deepEqual(hintMark("deal"), { src: "stock", dst: null, n: 0, action: "deal" });
+  assert.equal(hintText(v, "t1-t2:3", "It leads to a win in 40 actions."),
+    "Hint: move Nine of hearts and the 2 cards on it from column 1 to column 2 (t1-t2:3). It leads to a win in 40 actions.");
+  assert.equal(hintText(v, "deal", "Nothing better."), "Hint: deal. Nothing better.");
+});
+
+test("the live panel says how its connection stands", () => {
+  assert.equal(liveStateText("open"), "Live");
+  assert.equal(liveStateText("retrying", 2400), "Live: reconnecting in 3 s…");
+  assert.equal(liveStateText("closed"), "Live updates unavailable");
+});
