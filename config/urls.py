@@ -20,3 +20,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("frontend.urls")),
 ]
+
+# Under /api/ Django's own error answers (400, 403, 404, 500) are in the API's error shape.
+handler400 = "core.http_errors.bad_request"
+handler403 = "core.http_errors.permission_denied"
+handler404 = "core.http_errors.page_not_found"
+handler500 = "core.http_errors.server_error"
