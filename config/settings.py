@@ -93,6 +93,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": 16,
         "timeout": 20,
     }
+    # With a pool, Django passes psycopg_pool's `check=ConnectionPool.check_connection`
+    # when health checks are on (it refuses `check` among the pool options): a connection
+    # is checked (an empty query) as it leaves the pool, and one that PostgreSQL closed
+    # meanwhile (a restart, pg_terminate_backend) is replaced, not handed to a request
+    # that would fail with a 500.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # Statements a pooled connection has run a few times are prepared on the server: their
     # planning (0.2-0.4 ms of PostgreSQL's CPU each for the play API's joins) is done once
     # (docs/api.md). That needs server-side parameters; Django leaves both off by default.
