@@ -45,6 +45,12 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "Unset: in-memory channel layer and Celery tasks run eagerly in-process.",
     ),
     "LOG_LEVEL": ("INFO", "Root log level (DEBUG, INFO, WARNING, ERROR)."),
+    "FORWARDED_ALLOW_IPS": (
+        "(empty: none)",
+        "Comma-separated addresses of the reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto the server believes (read by uvicorn). Empty: the client address is "
+        "the connection's, so no client can pick the address the rate limits count.",
+    ),
     "WEB_THREADS": (
         "8",
         "Threads per server process that run HTTP requests (WebSockets run on its event loop).",

@@ -23,6 +23,10 @@ if not DEBUG and SECRET_KEY in ("", DEV_SECRET_KEY):
     )
 
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+# The reverse proxies whose forwarded headers count. uvicorn reads the variable itself (its
+# own default trusts 127.0.0.1, so a client on the same host could pick its address past the
+# rate limits); scripts/dev.py and docker-compose.yml pass it on, empty unless configured.
+FORWARDED_ALLOW_IPS: list[str] = env.list("FORWARDED_ALLOW_IPS", default=[])
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
