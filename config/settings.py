@@ -167,7 +167,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 
 # --- auth, i18n -------------------------------------------------------------
+# API tokens stop working this many days after they were made (0: never).
+API_TOKEN_DAYS: int = env.int("API_TOKEN_DAYS", default=30)
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "accounts.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -223,6 +226,8 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="30/min"),
         "actions": env.str("THROTTLE_ACTIONS", default="600/min"),
         "hints": env.str("THROTTLE_HINTS", default="20/min"),
+        # /admin/login/ (accounts/admin_login.py): per address and, apart, per username.
+        "admin_login": env.str("THROTTLE_ADMIN_LOGIN", default="10/min"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -137,6 +137,28 @@ def seconds_to_wait(
     return max(0.0, needed - fraction) * duration
 
 
+def take_request(cache: Any, key: str, limit: int, duration: int, now: float) -> float | None:
+    """Count one request of ``key`` at ``now``: None if within ``limit`` per ``duration``
+    seconds (or the counters are unreachable: fail open), else the seconds to wait."""
+    window = math.floor(now / duration)
+    outage = counter_outage(cache)
+    if outage.skipping():
+        return None
+    try:
+        current, previous = bump_window(cache, key, window, ttl=2 * duration + 1)
+    except COUNTER_ERRORS as error:
+        outage.failed(error)
+        return None
+    outage.answered()
+    into_window = now - window * duration
+    weight = 1 - into_window / duration
+    if previous * weight + current <= limit:
+        return None
+    with contextlib.suppress(*COUNTER_ERRORS):  # a lost take-back only over-counts
+        unbump_window(cache, key, window)
+    return seconds_to_wait(limit, duration, current - 1, previous, into_window)
+
+
 class WindowRateThrottle(ScopedRateThrottle):
     """``ScopedRateThrottle`` (per user, or per address when anonymous), counted in windows."""
 
@@ -154,25 +176,11 @@ class WindowRateThrottle(ScopedRateThrottle):
         key = self.get_cache_key(request, view)
         if key is None:
             return True
-        now = self.timer()
-        window = math.floor(now / duration)
         cache = caches[self.cache_alias]  # the backend itself, not Django's proxy to it
-        outage = counter_outage(cache)
-        if outage.skipping():
+        wait = take_request(cache, key, limit, duration, self.timer())
+        if wait is None:
             return True
-        try:
-            current, previous = bump_window(cache, key, window, ttl=2 * duration + 1)
-        except COUNTER_ERRORS as error:
-            outage.failed(error)
-            return True
-        outage.answered()
-        into_window = now - window * duration
-        weight = 1 - into_window / duration
-        if previous * weight + current <= limit:
-            return True
-        with contextlib.suppress(*COUNTER_ERRORS):  # a lost take-back only over-counts
-            unbump_window(cache, key, window)
-        self._wait = seconds_to_wait(limit, duration, current - 1, previous, into_window)
+        self._wait = wait
         return False
 
     def wait(self) -> float | None:
