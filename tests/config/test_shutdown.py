@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import secrets
 import signal
 import subprocess
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -25,10 +27,14 @@ from typing import Any, cast
 
 import pytest
 from django.db import connection
+from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from games import engine
+from games.models import Deal
 from tests.dead_port import dead_port
+from tests.games.api_support import make_player, solved_deal
 from tests.leaderboards.conftest import make_challenge
 from tests.own_redis import OwnRedis, own_redis
 
@@ -60,8 +66,11 @@ def test_the_production_command_bounds_shutdown_and_trusts_no_proxy_by_default()
     assert words[words.index("--forwarded-allow-ips") + 1] == "10.0.0.2"
 
 
-@pytest.fixture
-def server(own_redis: OwnRedis) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+@contextlib.contextmanager
+def running_server(
+    own_redis: OwnRedis, **extra_env: str
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """The production command on the test database and the test's own Redis."""
     dev = dev_script()
     settings_dict = connection.settings_dict
     database_url = (
@@ -74,6 +83,7 @@ def server(own_redis: OwnRedis) -> Iterator[tuple[subprocess.Popen[bytes], int]]
         "REDIS_URL": own_redis.url,
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(50),
+        **extra_env,
     }
     with dead_port() as port:
         pass  # proven free a moment ago; the server takes it now
@@ -94,6 +104,12 @@ def server(own_redis: OwnRedis) -> Iterator[tuple[subprocess.Popen[bytes], int]]
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)  # our own server's group, by its id
             process.wait()
+
+
+@pytest.fixture
+def server(own_redis: OwnRedis) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    with running_server(own_redis) as running:
+        yield running
 
 
 def close_code(watcher: ClientConnection) -> int | None:
@@ -147,3 +163,44 @@ def test_sigterm_right_after_redis_died_under_watchers_exits_in_bounded_time(
     assert took < GRACE + 5, took
     # Each watcher is closed by whichever comes first: the outage (4503) or the shutdown.
     assert all(code in (1012, 4503) for code in codes), codes
+
+
+def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRedis) -> None:
+    """A practice hint off the known lines waits for a Celery worker (here: none) for up to
+    HINT_SECONDS + HINT_QUEUE_SECONDS in one of the process's HTTP threads. Shutdown must not
+    wait for it past the graceful timeout."""
+    player = make_player()
+    token = Token.objects.create(user=player).key
+    deal = solved_deal(pool=Deal.Pool.PRACTICE)
+    with running_server(own_redis, HINT_SECONDS="1", HINT_QUEUE_SECONDS="120") as (process, port):
+
+        def call(method: str, path: str, body: Any = None) -> Any:
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}{path}",
+                data=None if body is None else json.dumps(body).encode(),
+                method=method,
+                headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=200) as response:
+                return json.loads(response.read())
+
+        attempt_id = call("POST", "/api/v1/practice/start/", {"variant": deal.variant})["id"]
+        board = engine.Board.deal(deal.variant, deal.seed_int)
+        first = str((deal.solution or ["?"])[0])
+        detour = next(a for a in board.legal_actions() if a not in (first, "deal"))
+        call("POST", f"/api/v1/attempts/{attempt_id}/actions/", {"offset": 0, "actions": [detour]})
+
+        def ask_hint() -> None:
+            with contextlib.suppress(OSError):  # the server goes away under it
+                call("GET", f"/api/v1/attempts/{attempt_id}/hint/")
+
+        waiting = threading.Thread(target=ask_hint, daemon=True)
+        waiting.start()
+        time.sleep(2.0)  # the hint now waits for a worker in an HTTP thread
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=GRACE + 15)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {GRACE + 15} s after SIGTERM")
+        assert time.monotonic() - started < GRACE + 5
