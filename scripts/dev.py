@@ -98,6 +98,7 @@ def describe_services(env: dict[str, str]) -> None:
 
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
+WS_MAX_FRAME_BYTES = 64 * 1024
 
 
 def server_command(
@@ -116,6 +117,9 @@ def server_command(
     # Forwarded headers only from the configured proxies (none by default: uvicorn's own
     # default trusts 127.0.0.1, and a local client could then choose its address).
     uvicorn += ["--forwarded-allow-ips", env.get("FORWARDED_ALLOW_IPS", "")]
+    # A client sends the live board nothing but pings: a frame past this is refused by the
+    # server (1009) before it is read whole (uvicorn's default is 16 MiB).
+    uvicorn += ["--ws-max-size", str(WS_MAX_FRAME_BYTES)]
     if prod:
         # Two per core: one process runs Python on one core at a time (the GIL), and keep-alive
         # connections stay with the process that accepted them, so with one per core a

@@ -139,6 +139,7 @@ def test_web_trusts_forwarded_headers_only_from_configured_proxies_and_stops_in_
     web = SERVICES["web"]
     words = command_words(web)
     assert "--proxy-headers" in words
+    assert int(words[words.index("--ws-max-size") + 1]) <= 64 * 1024
     assert int(words[words.index("--timeout-graceful-shutdown") + 1]) <= 30
     assert environment(web)["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-}"  # none
     grace = str(web["stop_grace_period"]).removesuffix("s")

@@ -62,6 +62,7 @@ def test_the_production_command_bounds_shutdown_and_trusts_no_proxy_by_default()
     assert int(words[at + 1]) == dev.GRACEFUL_SHUTDOWN_SECONDS <= 30
     at = words.index("--forwarded-allow-ips")
     assert words[at + 1] == ""
+    assert int(words[words.index("--ws-max-size") + 1]) <= 64 * 1024
     words = dev.server_command(host="h", port=1, env={"FORWARDED_ALLOW_IPS": "10.0.0.2"})
     assert words[words.index("--forwarded-allow-ips") + 1] == "10.0.0.2"
 
@@ -204,3 +205,16 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         except subprocess.TimeoutExpired:
             pytest.fail(f"still running {GRACE + 15} s after SIGTERM")
         assert time.monotonic() - started < GRACE + 5
+
+
+def test_a_frame_over_the_servers_limit_is_refused_before_it_is_read(own_redis: OwnRedis) -> None:
+    with running_server(own_redis) as (_, port):
+        challenge = make_challenge()
+        with connect(
+            f"ws://127.0.0.1:{port}/ws/challenges/{challenge.pk}/",
+            origin=cast(Any, f"http://127.0.0.1:{port}"),
+            open_timeout=10,
+        ) as watcher:
+            assert '"snapshot"' in str(watcher.recv(timeout=10))
+            watcher.send("x" * (1 << 20))
+            assert close_code(watcher) == 1009  # message too big
