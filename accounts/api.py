@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import authenticate, login, logout
 from django.utils.decorators import method_decorator
@@ -16,9 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.services import SignupError, user_signup
+from accounts.authentication import token_expired, token_expires_at
+from accounts.services import SignupError, token_for, user_signup, user_tokens_revoke
 from core.api_errors import DomainError, error_response
 from core.throttles import AddressRateThrottle
+
+TOKEN_PREFIX_CHARS = 6
 
 
 class InvalidCredentialsError(DomainError):
@@ -149,6 +152,7 @@ class TokenApi(APIView):
 
     class OutputSerializer(serializers.Serializer[Any]):
         token = serializers.CharField()
+        expires_at = serializers.DateTimeField(allow_null=True, help_text="null: never")
         user = UserSerializer()
 
         class Meta:
@@ -169,8 +173,58 @@ class TokenApi(APIView):
         user = authenticate(request._request, **data.validated_data)
         if user is None:
             raise InvalidCredentialsError("Wrong username or password.")
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key, "user": _user(user)})
+        token = token_for(user)
+        return Response(
+            {"token": token.key, "expires_at": token_expires_at(token.created), "user": _user(user)}
+        )
 
 
-__all__ = ["LoginApi", "LogoutApi", "MeApi", "SignupApi", "SignupError", "TokenApi"]
+class TokenRowSerializer(serializers.Serializer[Any]):
+    prefix = serializers.CharField(help_text="The first characters of the key, to recognise it.")
+    created = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: never")
+    expired = serializers.BooleanField()
+
+
+class TokensApi(APIView):
+    """The signed-in player's API tokens: list them, or revoke them all."""
+
+    permission_classes = [IsAuthenticated]
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        tokens = TokenRowSerializer(many=True)
+
+        class Meta:
+            ref_name = "AuthTokens"
+
+    @extend_schema(
+        operation_id="auth_tokens",
+        responses={200: OutputSerializer, 401: error_response("Not signed in.")},
+    )
+    def get(self, request: Request) -> Response:
+        rows = [
+            {
+                "prefix": token.key[:TOKEN_PREFIX_CHARS],
+                "created": token.created,
+                "expires_at": token_expires_at(token.created),
+                "expired": token_expired(token.created),
+            }
+            for token in Token.objects.filter(user=cast(Any, request.user))
+        ]
+        return Response({"tokens": rows})
+
+    @extend_schema(
+        operation_id="auth_tokens_revoke",
+        request=None,
+        responses={
+            204: None,
+            401: error_response("Not signed in."),
+            403: error_response("CSRF failure."),
+        },
+    )
+    def delete(self, request: Request) -> Response:
+        user_tokens_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+__all__ = ["LoginApi", "LogoutApi", "MeApi", "SignupApi", "SignupError", "TokenApi", "TokensApi"]

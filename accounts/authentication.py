@@ -3,16 +3,20 @@
 DRF's ``TokenAuthentication`` reads the token with ``select_related("user")`` through the
 ORM on every request; building that query cost more CPU than running it, on the play API's
 hottest path (docs/api.md). Same header, same answers, same errors; ``request.auth`` is
-still the ``Token`` (logout deletes it).
+still the ``Token`` (logout deletes it). A token older than ``API_TOKEN_DAYS`` is refused
+(401 ``token_expired``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
@@ -28,11 +32,22 @@ def _reader() -> tuple[RowReader, list[str], str]:
     reader = RowReader([(user_model, name) for name in names])
     quote = connection.ops.quote_name
     sql = (
-        f"SELECT {reader.sql_columns({user_model: 'u'})} "
+        f"SELECT {reader.sql_columns({user_model: 'u'})}, t.{quote('created')} "
         f"FROM {quote(user_model._meta.db_table)} u JOIN {quote(Token._meta.db_table)} t "
         f"ON t.{quote('user_id')} = u.{quote('id')} WHERE t.{quote('key')} = %s"
     )
     return reader, names, sql
+
+
+def token_expires_at(created: dt.datetime) -> dt.datetime | None:
+    """When a token made at ``created`` stops working (None: never, API_TOKEN_DAYS = 0)."""
+    days = settings.API_TOKEN_DAYS
+    return created + dt.timedelta(days=days) if days > 0 else None
+
+
+def token_expired(created: dt.datetime) -> bool:
+    expires_at = token_expires_at(created)
+    return expires_at is not None and expires_at <= timezone.now()
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -45,7 +60,12 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user = get_user_model().from_db(connection.alias, names, reader.convert(row))
+        *user_columns, created = row
+        if token_expired(created):
+            raise exceptions.AuthenticationFailed(
+                "The token has expired: ask for a new one (auth/token/).", code="token_expired"
+            )
+        user = get_user_model().from_db(connection.alias, names, reader.convert(user_columns))
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token = Token.from_db(connection.alias, ["key", "user_id"], [key, user.pk])

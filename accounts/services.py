@@ -1,4 +1,5 @@
-"""Writes for accounts: signing up. Usernames are the public names on the leaderboards."""
+"""Writes for accounts: signing up, API tokens. Usernames are the public names on the
+leaderboards."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework import status
+from rest_framework.authtoken.models import Token
 
 from core.api_errors import DomainError
 
@@ -45,3 +47,21 @@ def user_signup(*, username: str, password: str) -> Any:
             "That username is taken.", details={"username": ["That username is taken."]}
         ) from None
     return user
+
+
+def token_for(user: Any) -> Token:
+    """The player's API token: the current one, or a new one if it has expired (or none)."""
+    from accounts.authentication import token_expired
+
+    with transaction.atomic():
+        token, _ = Token.objects.select_for_update().get_or_create(user=user)
+        if token_expired(token.created):
+            token.delete()
+            token = Token.objects.create(user=user)
+    return token
+
+
+def user_tokens_revoke(*, user: Any) -> int:
+    """Revoke every API token of the player; how many there were."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted

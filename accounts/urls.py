@@ -10,4 +10,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/logout/", api.LogoutApi.as_view(), name="auth-logout"),
     path("auth/me/", api.MeApi.as_view(), name="auth-me"),
     path("auth/token/", api.TokenApi.as_view(), name="auth-token"),
+    path("auth/tokens/", api.TokensApi.as_view(), name="auth-tokens"),
 ]

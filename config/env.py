@@ -45,6 +45,20 @@ ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
         "Unset: in-memory channel layer and Celery tasks run eagerly in-process.",
     ),
     "LOG_LEVEL": ("INFO", "Root log level (DEBUG, INFO, WARNING, ERROR)."),
+    "FORWARDED_ALLOW_IPS": (
+        "(empty: none)",
+        "Comma-separated addresses of the reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto the server believes (read by uvicorn). Empty: the client address is "
+        "the connection's, so no client can pick the address the rate limits count.",
+    ),
+    "API_TOKEN_DAYS": (
+        "30",
+        "An API token stops working this many days after it was made (0: never).",
+    ),
+    "THROTTLE_ADMIN_LOGIN": (
+        "10/min",
+        "Admin log-in attempts allowed per client address and, separately, per username.",
+    ),
     "WEB_THREADS": (
         "8",
         "Threads per server process that run HTTP requests (WebSockets run on its event loop).",

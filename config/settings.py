@@ -23,6 +23,10 @@ if not DEBUG and SECRET_KEY in ("", DEV_SECRET_KEY):
     )
 
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+# The reverse proxies whose forwarded headers count. uvicorn reads the variable itself (its
+# own default trusts 127.0.0.1, so a client on the same host could pick its address past the
+# rate limits); scripts/dev.py and docker-compose.yml pass it on, empty unless configured.
+FORWARDED_ALLOW_IPS: list[str] = env.list("FORWARDED_ALLOW_IPS", default=[])
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -46,6 +50,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # NUL characters in the address, oversize API bodies: refused first (413/404/400 JSON).
+    "core.request_guard.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -91,6 +97,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": 16,
         "timeout": 20,
     }
+    # With a pool, Django passes psycopg_pool's `check=ConnectionPool.check_connection`
+    # when health checks are on (it refuses `check` among the pool options): a connection
+    # is checked (an empty query) as it leaves the pool, and one that PostgreSQL closed
+    # meanwhile (a restart, pg_terminate_backend) is replaced, not handed to a request
+    # that would fail with a 500.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # Statements a pooled connection has run a few times are prepared on the server: their
     # planning (0.2-0.4 ms of PostgreSQL's CPU each for the play API's joins) is done once
     # (docs/api.md). That needs server-side parameters; Django leaves both off by default.
@@ -155,7 +167,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 
 # --- auth, i18n -------------------------------------------------------------
+# API tokens stop working this many days after they were made (0: never).
+API_TOKEN_DAYS: int = env.int("API_TOKEN_DAYS", default=30)
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "accounts.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -184,6 +199,12 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.api_errors.api_exception_handler",
+    # JSON nested too deep is a 400, not a RecursionError (core/json_parser.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "core.json_parser.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": (
         ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"]
         if DEBUG
@@ -205,6 +226,8 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="30/min"),
         "actions": env.str("THROTTLE_ACTIONS", default="600/min"),
         "hints": env.str("THROTTLE_HINTS", default="20/min"),
+        # /admin/login/ (accounts/admin_login.py): per address and, apart, per username.
+        "admin_login": env.str("THROTTLE_ADMIN_LOGIN", default="10/min"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts.admin_login import rate_limited_admin_login
 from config import views
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -17,6 +18,14 @@ api_v1: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("health/", views.health, name="health"),
     path("api/v1/", include(api_v1)),
+    # Before the admin's own: the same page, with a rate limit per address and username.
+    path("admin/login/", rate_limited_admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("", include("frontend.urls")),
 ]
+
+# Under /api/ Django's own error answers (400, 403, 404, 500) are in the API's error shape.
+handler400 = "core.http_errors.bad_request"
+handler403 = "core.http_errors.permission_denied"
+handler404 = "core.http_errors.page_not_found"
+handler500 = "core.http_errors.server_error"

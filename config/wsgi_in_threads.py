@@ -8,7 +8,7 @@ blocked until the loop answered (the body, the status line, the body chunk, the 
 two cores that hand-over cost a third of an action post's CPU (docs/api.md). Here:
 
 1. the event loop reads the whole request body (a request larger than
-   ``max_body_bytes`` is answered 413 without reaching Django);
+   ``max_body_bytes``, or that says it is, is answered 413 without reaching Django);
 2. one thread of the pool runs the WSGI application and reads its answer;
 3. an answer of at most ``buffer_bytes`` (every API answer) comes back whole and the loop
    sends it; a longer one (a large static file) is streamed from the thread, chunk by
@@ -57,6 +57,17 @@ async def read_body(receive: Receive, limit: int) -> bytes:
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
+
+
+def declared_length(scope: dict[str, Any]) -> int:
+    """The request's Content-Length header (0 when absent or not a number)."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0
+    return 0
 
 
 def _start_message(status: str, headers: list[tuple[str, str]]) -> Message:
@@ -150,6 +161,8 @@ class ThreadedWSGIApp:
         if scope["type"] != "http":
             raise ValueError(f"{type(self).__name__} serves HTTP only, not {scope['type']}")
         try:
+            if declared_length(scope) > self.max_body_bytes:
+                raise BodyTooLarge  # refused on its word, without reading a byte of it
             body = await read_body(receive, self.max_body_bytes)
         except ClientGone:
             return

@@ -17,20 +17,84 @@ was given gets through.
 
 Rates, scopes and the 429 answer are DRF's (``DEFAULT_THROTTLE_RATES``, ``throttle_scope``,
 ``Throttled``); only the counting differs.
+
+The counters are not worth an outage: when the cache cannot be reached (Redis down) a
+request is let through uncounted (fail open), one warning line says so for the whole
+outage, and for ``OUTAGE_RETRY_SECONDS`` after a failure requests do not even try, so a
+Redis that hangs rather than refuses costs one timeout per interval, not one per request.
+The game keeps serving from PostgreSQL; a line at INFO says when counting resumes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
+import threading
+import time
 from typing import Any
 
 from django.core.cache import caches
+from redis.exceptions import RedisError
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from core.redis_cache import SharedRedisCache
+
+log = logging.getLogger(__name__)
+
+# What a cache that cannot be reached raises (redis-py's errors; sockets' OSError).
+COUNTER_ERRORS = (RedisError, OSError)
+OUTAGE_RETRY_SECONDS = 5.0
+
+
+class CounterOutage:
+    """Whether the counters are reachable, shared by the process's threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.down_since: float | None = None
+        self.retry_at = 0.0
+
+    def skipping(self) -> bool:
+        """True while a recent failure says not to try the cache yet."""
+        return self.down_since is not None and time.monotonic() < self.retry_at
+
+    def failed(self, error: BaseException) -> None:
+        with self._lock:
+            now = time.monotonic()
+            self.retry_at = now + OUTAGE_RETRY_SECONDS
+            if self.down_since is None:
+                self.down_since = now
+                log.warning(
+                    "rate limits not counted (fail open) until the cache answers again: %r",
+                    error,
+                )
+
+    def answered(self) -> None:
+        if self.down_since is None:
+            return
+        with self._lock:
+            if self.down_since is not None:
+                log.info(
+                    "rate limits counted again after %.1f s", time.monotonic() - self.down_since
+                )
+                self.down_since = None
+
+
+_outages: dict[str, CounterOutage] = {}
+_outages_lock = threading.Lock()
+
+
+def counter_outage(cache: Any) -> CounterOutage:
+    """The outage state of one cache server (by its address: settings may change in tests)."""
+    where = f"{type(cache).__name__} {getattr(cache, '_servers', '')}"
+    outage = _outages.get(where)
+    if outage is None:
+        with _outages_lock:
+            outage = _outages.setdefault(where, CounterOutage())
+    return outage
 
 
 def _window_key(key: str, window: int) -> str:
@@ -73,6 +137,28 @@ def seconds_to_wait(
     return max(0.0, needed - fraction) * duration
 
 
+def take_request(cache: Any, key: str, limit: int, duration: int, now: float) -> float | None:
+    """Count one request of ``key`` at ``now``: None if within ``limit`` per ``duration``
+    seconds (or the counters are unreachable: fail open), else the seconds to wait."""
+    window = math.floor(now / duration)
+    outage = counter_outage(cache)
+    if outage.skipping():
+        return None
+    try:
+        current, previous = bump_window(cache, key, window, ttl=2 * duration + 1)
+    except COUNTER_ERRORS as error:
+        outage.failed(error)
+        return None
+    outage.answered()
+    into_window = now - window * duration
+    weight = 1 - into_window / duration
+    if previous * weight + current <= limit:
+        return None
+    with contextlib.suppress(*COUNTER_ERRORS):  # a lost take-back only over-counts
+        unbump_window(cache, key, window)
+    return seconds_to_wait(limit, duration, current - 1, previous, into_window)
+
+
 class WindowRateThrottle(ScopedRateThrottle):
     """``ScopedRateThrottle`` (per user, or per address when anonymous), counted in windows."""
 
@@ -90,16 +176,11 @@ class WindowRateThrottle(ScopedRateThrottle):
         key = self.get_cache_key(request, view)
         if key is None:
             return True
-        now = self.timer()
-        window = math.floor(now / duration)
         cache = caches[self.cache_alias]  # the backend itself, not Django's proxy to it
-        current, previous = bump_window(cache, key, window, ttl=2 * duration + 1)
-        into_window = now - window * duration
-        weight = 1 - into_window / duration
-        if previous * weight + current <= limit:
+        wait = take_request(cache, key, limit, duration, self.timer())
+        if wait is None:
             return True
-        unbump_window(cache, key, window)
-        self._wait = seconds_to_wait(limit, duration, current - 1, previous, into_window)
+        self._wait = wait
         return False
 
     def wait(self) -> float | None:

@@ -23,6 +23,10 @@ from leaderboards import selectors
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# The deepest page of a board one may ask for: past any real board, and far inside
+# PostgreSQL's bigint (an OFFSET beyond it was a DataError, a 500).
+MAX_OFFSET = 1_000_000
+
 
 def board_schema(
     operation_id: str, query: type[Any], answer: type[Any], not_found: str | None = None
@@ -68,7 +72,7 @@ class ChallengeBoardApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         limit = serializers.IntegerField(min_value=1, max_value=selectors.MAX_LIMIT, default=50)
-        offset = serializers.IntegerField(min_value=0, default=0)
+        offset = serializers.IntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
 
     @extend_schema_serializer(component_name="ChallengeBoard")
     class OutputSerializer(serializers.Serializer):

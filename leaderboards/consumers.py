@@ -11,18 +11,25 @@ Close codes:
     4400  the client sent anything but a ping (not JSON, binary, another type)
     4404  no such challenge
     4503  live updates unavailable (the channel layer could not be reached); retry later
+
+A frame longer than a ping could be is refused unread; a channel layer that fails while a
+watcher is connected (Redis gone) closes that watcher with 4503 and one warning line, not
+an ASGI traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from redis.exceptions import RedisError
 
 from leaderboards import live
 
@@ -31,6 +38,10 @@ log = logging.getLogger(__name__)
 CLOSE_BAD_MESSAGE = 4400
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503
+# The longest frame a client has reason to send ({"type": "ping"} with room to spare).
+MAX_FRAME_CHARS = 256
+# What a channel layer raises when Redis cannot be reached.
+LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 # A signed-in watcher outside the top has its own rank re-read at most this often.
 OWN_RANK_REFRESH_SECONDS = 5.0
 # Group joins and leaves in flight at once per process: redis-py's pool (100 connections by
@@ -54,6 +65,34 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     player_id: int | None
     username: str | None
     joined = False
+    outage_logged = False
+
+    accepted = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_ERRORS as error:
+            # Redis went away under this watcher: reading its channel failed, perhaps even
+            # before its handshake was handled. Accept it if need be, so that the client
+            # sees the code, then close.
+            self._log_outage(error)
+            with contextlib.suppress(Exception):  # the client may be gone already
+                if not self.accepted:
+                    message = await asyncio.wait_for(receive(), timeout=5)
+                    if message["type"] != "websocket.connect":
+                        return
+                    await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+
+    def _log_outage(self, error: BaseException) -> None:
+        if not self.outage_logged:
+            self.outage_logged = True
+            log.warning(
+                "watcher of challenge %s closed 4503, live updates unavailable: %r",
+                self.scope.get("url_route", {}).get("kwargs", {}).get("challenge_id"),
+                error,
+            )
 
     async def connect(self) -> None:
         self.challenge_id = int(self.scope["url_route"]["kwargs"]["challenge_id"])
@@ -66,15 +105,16 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         self.own: dict[str, Any] | None = None
         live.broadcaster.register_consumer_loop()
         await self.accept()
+        self.accepted = True
         try:
             # Join before reading, so that nothing committed after the snapshot is missed.
             async with _group_calls_gate():
                 await self.channel_layer.group_add(self.group_name, self.channel_name)
             self.joined = True
         except Exception as error:
-            log.warning("watcher of challenge %s not joined: %r", self.challenge_id, error)
+            self._log_outage(error)
             await self.close(code=CLOSE_UNAVAILABLE)
-            return
+            raise StopConsumer from None  # done: reading the channel would fail the same way
         snapshot = await database_sync_to_async(live.snapshot_payload)(
             self.challenge_id, self.player_id
         )
@@ -95,10 +135,10 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message: Any = None
-        if text_data is not None:
+        if text_data is not None and len(text_data) <= MAX_FRAME_CHARS:
             try:
                 message = json.loads(text_data)
-            except ValueError:
+            except (ValueError, RecursionError):
                 message = None
         if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
             await self.send_json({"type": "pong"})

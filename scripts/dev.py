@@ -101,11 +101,48 @@ def describe_services(env: dict[str, str]) -> None:
     )
 
 
+GRACEFUL_SHUTDOWN_SECONDS = 10
+WS_MAX_FRAME_BYTES = 64 * 1024
+
+
+def server_command(
+    *,
+    host: str,
+    port: int,
+    prod: bool = False,
+    workers: int | None = None,
+    reload: bool = False,
+    env: dict[str, str] | None = None,
+) -> list[str]:
+    """The uvicorn command line `run` serves with (tests/config/test_shutdown.py runs it)."""
+    env = dict(os.environ) if env is None else env
+    uvicorn = [str(BIN / "uvicorn"), ASGI_APP, "--host", host, "--port", str(port)]
+    uvicorn += ["--lifespan", "off"]  # Django has no lifespan handlers
+    # Forwarded headers only from the configured proxies (none by default: uvicorn's own
+    # default trusts 127.0.0.1, and a local client could then choose its address).
+    uvicorn += ["--forwarded-allow-ips", env.get("FORWARDED_ALLOW_IPS", "")]
+    # A client sends the live board nothing but pings: a frame past this is refused by the
+    # server (1009) before it is read whole (uvicorn's default is 16 MiB).
+    uvicorn += ["--ws-max-size", str(WS_MAX_FRAME_BYTES)]
+    if prod:
+        # Two per core: one process runs Python on one core at a time (the GIL), and keep-alive
+        # connections stay with the process that accepted them, so with one per core a
+        # busy process saturates while the other idles (docs/api.md: p99 200 -> 78 ms).
+        workers = workers or 2 * (os.cpu_count() or 1)
+        uvicorn += ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
+        # SIGTERM: stop accepting, close the WebSockets, and give requests this long before
+        # cancelling what is left (a watcher waiting on a dead Redis must not hold it open).
+        uvicorn += ["--timeout-graceful-shutdown", str(GRACEFUL_SHUTDOWN_SECONDS)]
+    elif reload:
+        uvicorn += ["--reload"]
+        for folder in ("config", "games", "leaderboards", "frontend"):
+            uvicorn += ["--reload-dir", folder]
+    return uvicorn
+
+
 def command_run(args: argparse.Namespace) -> int:
     ensure_installed()
     env = dict(os.environ)
-    uvicorn = [str(BIN / "uvicorn"), ASGI_APP, "--host", args.host, "--port", str(args.port)]
-    uvicorn += ["--lifespan", "off"]  # Django has no lifespan handlers
     if args.prod:
         env["DEBUG"] = "false"
         if not env.get("SECRET_KEY"):
@@ -121,11 +158,6 @@ def command_run(args: argparse.Namespace) -> int:
         describe_services(env)
         manage("migrate", "--noinput", env=env)
         manage("collectstatic", "--noinput", "-v", "0", env=env)
-        # Two per core: one process runs Python on one core at a time (the GIL), and keep-alive
-        # connections stay with the process that accepted them, so with one per core a
-        # busy process saturates while the other idles (docs/api.md: p99 200 -> 78 ms).
-        workers = args.workers or 2 * (os.cpu_count() or 1)
-        uvicorn += ["--workers", str(workers), "--no-access-log", "--log-level", "warning"]
     else:
         describe_services(env)
         manage("migrate", "--noinput", env=env)
@@ -134,10 +166,14 @@ def command_run(args: argparse.Namespace) -> int:
             # and seed a small practice pool, so the game is playable at once.
             say("preparing the dailies in this process (solver; progress below)")
             manage("dailies_prepare", "--days", "1", "--practice", "1", "--seconds", "30", env=env)
-        if args.reload:
-            uvicorn += ["--reload"]
-            for folder in ("config", "games", "leaderboards", "frontend"):
-                uvicorn += ["--reload-dir", folder]
+    uvicorn = server_command(
+        host=args.host,
+        port=args.port,
+        prod=args.prod,
+        workers=args.workers,
+        reload=args.reload,
+        env=env,
+    )
     say(f"serving on http://{args.host}:{args.port}/  (Ctrl-C stops)")
     return exec_server(uvicorn, env)
 

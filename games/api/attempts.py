@@ -26,6 +26,17 @@ from games.services.attempts import (
 )
 from games.services.hints import attempt_hint
 
+# An offset no log reaches (a day's play is a few thousand actions), far inside bigint.
+MAX_LOG_OFFSET = 1_000_000
+# Bytes per action in a post's body: a 16-character action, quoted, with room for layout.
+ACTION_BODY_BYTES = 48
+
+
+def actions_body_budget() -> int:
+    """The largest actions post worth reading: ACTIONS_MAX_BATCH actions, written out."""
+    return settings.ACTIONS_MAX_BATCH * ACTION_BODY_BYTES + 1024
+
+
 OVER = error_response("attempt_over: the attempt has ended (won, resigned or day closed).")
 
 
@@ -64,25 +75,28 @@ class AttemptActionsApi(APIView):
     permission_classes = SIGNED_IN
     throttle_classes = SCOPED
     throttle_scope = "actions"
+    max_body_bytes = staticmethod(actions_body_budget)  # core/request_guard.py: 413 past it
 
     class InputSerializer(serializers.Serializer[Any]):
         # Fields made anew per request instead of declared: a serializer deep-copies its
         # declared fields on every instantiation, a few per cent of a post (docs/api.md).
         def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
             return {
-                "offset": serializers.IntegerField(min_value=0),
+                "offset": serializers.IntegerField(min_value=0, max_value=MAX_LOG_OFFSET),
                 "actions": serializers.ListField(
                     child=StrictActionField(max_length=16, allow_blank=True, trim_whitespace=False),
                     min_length=1,
                 ),
             }
 
-        def validate_actions(self, actions: list[str]) -> list[str]:
-            if len(actions) > settings.ACTIONS_MAX_BATCH:
+        def to_internal_value(self, data: Any) -> Any:
+            # Count before looking at any item: an oversize batch costs nothing to refuse.
+            actions = data.get("actions") if isinstance(data, dict) else None
+            if isinstance(actions, list) and len(actions) > settings.ACTIONS_MAX_BATCH:
                 raise serializers.ValidationError(
-                    f"At most {settings.ACTIONS_MAX_BATCH} actions a post."
+                    {"actions": [f"At most {settings.ACTIONS_MAX_BATCH} actions a post."]}
                 )
-            return actions
+            return super().to_internal_value(data)
 
         class Meta:
             ref_name = "AttemptActionsRequest"

@@ -149,6 +149,12 @@ def dailies_prepare(
     variants = list(settings.DAILY_VARIANTS if variants is None else variants)
     practice_size = settings.PRACTICE_POOL_SIZE if practice_size is None else practice_size
     report = PrepareReport()
+    queued: set[int] = set()
+
+    def enqueue_once(deal_id: int) -> None:
+        queued.add(deal_id)
+        enqueue(deal_id)
+
     report.released = len(release_stale_verifications())
     for _ in range(max(1, max_rounds)):
         scheduled, missing = dailies_schedule_verified(today=today, days=days, variants=variants)
@@ -160,7 +166,7 @@ def dailies_prepare(
         for _date, variant in missing:
             per_variant[variant] = per_variant.get(variant, 0) + 1
         for variant, count in per_variant.items():
-            _top_up(variant, Deal.Pool.DAILY, count, enqueue, report)
+            _top_up(variant, Deal.Pool.DAILY, count, enqueue_once, report)
     else:
         scheduled, report.missing = dailies_schedule_verified(
             today=today, days=days, variants=variants
@@ -173,6 +179,15 @@ def dailies_prepare(
             ).count()
             if verified >= practice_size:
                 break
-            _top_up(variant, Deal.Pool.PRACTICE, practice_size - verified, enqueue, report)
+            _top_up(variant, Deal.Pool.PRACTICE, practice_size - verified, enqueue_once, report)
+    # Nothing stays pending without a queued verification: a deal released from a dead
+    # worker's lease, or whose message was lost, is queued again even when its pool or
+    # schedule is full (verification is idempotent; the verified deal waits its turn).
+    for pk in Deal.objects.filter(status=Deal.Status.PENDING, retired=False).values_list(
+        "pk", flat=True
+    ):
+        if pk not in queued:
+            enqueue_once(pk)
+            report.enqueued += 1
     log.info("dailies prepared: %s", report.summary())
     return report

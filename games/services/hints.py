@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from celery import current_app
@@ -32,6 +32,8 @@ from celery.exceptions import TaskRevokedError
 from celery.exceptions import TimeoutError as CeleryTimeoutError
 from django.conf import settings
 from django.core.cache import cache
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import RedisError
 
 from games import solver
 from games.errors import AttemptOverError, HintsBusyError, HintsNotAllowedError
@@ -40,6 +42,18 @@ from games.selectors import attempt_board
 
 LINE_SECONDS = 6 * 3600  # a practice game left for longer solves again
 BUSY = "The hint solver is busy with other players' positions: ask again in a moment."
+UNREACHABLE = "The hint solver cannot be reached right now: ask again in a moment."
+# What the cache (Redis) or the broker raise when Redis is down: a hint then needs no
+# remembered line (one is searched for, or the hint is 503), never a 500.
+REDIS_DOWN = (RedisError, OSError, BrokerError)
+
+
+def _remembered_line(attempt: Attempt) -> Any:
+    try:
+        return cache.get(_line_key(attempt))
+    except REDIS_DOWN:
+        return None
+
 
 _slots: dict[str, threading.BoundedSemaphore] = {}
 _slots_lock = threading.Lock()
@@ -97,7 +111,7 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
     if attempt.is_over:
         raise AttemptOverError("This attempt is over: no more hints.")
     log = [str(action) for action in attempt.log]
-    for line in (cache.get(_line_key(attempt)), {"offset": 0, "moves": attempt.deal.solution}):
+    for line in (_remembered_line(attempt), {"offset": 0, "moves": attempt.deal.solution}):
         found = _next_on(line, log)
         if found is not None:
             return _answer(*found)
@@ -116,16 +130,22 @@ def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dic
     # (no queue named: the default queue, as for every other task)
     queue = settings.HINT_QUEUE or current_app.conf.task_default_queue
     # Sent by name: tasks call services, never the other way round.
-    pending = current_app.send_task(
-        HINT_TASK, args=(attempt.pk, log_length, seconds), expires=wait, queue=queue
-    )
+    try:
+        pending = current_app.send_task(
+            HINT_TASK, args=(attempt.pk, log_length, seconds), expires=wait, queue=queue
+        )
+    except REDIS_DOWN:
+        raise HintsBusyError(UNREACHABLE) from None
     try:
         # The worker kept the line it found in the cache, which the web processes share.
         answer: dict[str, Any] = pending.get(timeout=wait, propagate=True)
     except (CeleryTimeoutError, TaskRevokedError):  # not back in time, or expired unstarted
         raise HintsBusyError(BUSY) from None
+    except REDIS_DOWN:
+        raise HintsBusyError(UNREACHABLE) from None
     finally:
-        pending.forget()
+        with suppress(*REDIS_DOWN):
+            pending.forget()
     return answer
 
 
@@ -136,7 +156,8 @@ def position_hint(attempt: Attempt, log_length: int, seconds: float) -> dict[str
     result = solver.solve(attempt_board(attempt, log_length), seconds=seconds)
     if result.solved and result.moves:
         line = {"offset": log_length, "moves": result.moves}
-        cache.set(_line_key(attempt), line, LINE_SECONDS)
+        with suppress(*REDIS_DOWN):  # not remembered: the next hint searches again
+            cache.set(_line_key(attempt), line, LINE_SECONDS)
         return _answer(result.moves[0], len(result.moves))
     if result.status == solver.UNSOLVABLE:
         message = "No winning line exists from this position: undo or resign."

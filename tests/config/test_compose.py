@@ -133,3 +133,36 @@ def test_dockerfile_installs_the_lock_and_collects_static() -> None:
     assert "FROM python:3.11-slim" in dockerfile
     assert "--require-hashes -r requirements.lock" in dockerfile
     assert "collectstatic" in dockerfile
+
+
+def test_web_trusts_forwarded_headers_only_from_configured_proxies_and_stops_in_time() -> None:
+    web = SERVICES["web"]
+    words = command_words(web)
+    assert "--proxy-headers" in words
+    assert int(words[words.index("--ws-max-size") + 1]) <= 64 * 1024
+    assert int(words[words.index("--timeout-graceful-shutdown") + 1]) <= 30
+    assert environment(web)["FORWARDED_ALLOW_IPS"] == "${FORWARDED_ALLOW_IPS:-}"  # none
+    grace = str(web["stop_grace_period"]).removesuffix("s")
+    assert int(grace) > int(words[words.index("--timeout-graceful-shutdown") + 1])
+
+
+def test_with_no_proxy_configured_a_forged_forwarded_for_is_ignored() -> None:
+    """What uvicorn does with FORWARDED_ALLOW_IPS empty: the address stays the connection's."""
+    import asyncio
+
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    seen: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(scope["client"])
+
+    scope = {
+        "type": "http",
+        "client": ("127.0.0.1", 5000),
+        "headers": [(b"x-forwarded-for", b"203.0.113.9")],
+    }
+    asyncio.run(ProxyHeadersMiddleware(app, trusted_hosts="")(scope, None, None))  # type: ignore[arg-type]
+    asyncio.run(ProxyHeadersMiddleware(app, trusted_hosts="127.0.0.1")(dict(scope), None, None))  # type: ignore[arg-type]
+    assert seen[0] == ("127.0.0.1", 5000)
+    assert seen[1][0] == "203.0.113.9"  # (only a configured proxy is believed)

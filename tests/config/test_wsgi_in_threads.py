@@ -43,7 +43,11 @@ class EchoApp:
 
 
 def call(
-    app: ThreadedWSGIApp, body_pieces: list[bytes], *, disconnect: bool = False
+    app: ThreadedWSGIApp,
+    body_pieces: list[bytes],
+    *,
+    disconnect: bool = False,
+    headers: tuple[tuple[bytes, bytes], ...] = (),
 ) -> list[dict[str, Any]]:
     scope = {
         "type": "http",
@@ -53,7 +57,7 @@ def call(
         "path": "/api/v1/thing/",
         "query_string": b"a=1",
         "root_path": "",
-        "headers": [(b"host", b"testserver"), (b"content-type", b"text/plain")],
+        "headers": [(b"host", b"testserver"), (b"content-type", b"text/plain"), *headers],
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 8000),
     }
@@ -115,6 +119,16 @@ def test_a_body_over_the_limit_is_refused_with_413_before_the_application() -> N
     assert sent[0]["status"] == 413
     assert b"too large" in body_of(sent)
     assert wsgi.ran_on == []
+
+
+def test_a_body_declared_over_the_limit_is_refused_before_a_byte_is_read() -> None:
+    wsgi = EchoApp()
+    sent = call(
+        ThreadedWSGIApp(wsgi, workers=2, max_body_bytes=10),
+        [],  # receive() would fail: nothing to read
+        headers=((b"content-length", b"11"),),
+    )
+    assert sent[0]["status"] == 413 and wsgi.ran_on == []
 
 
 def test_a_client_gone_before_its_body_arrived_runs_nothing() -> None:

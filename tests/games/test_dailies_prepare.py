@@ -100,6 +100,27 @@ def test_stale_verifications_are_released_to_pending() -> None:
     assert Deal.objects.get(pk=live.pk).status == Deal.Status.VERIFYING
 
 
+def test_a_released_verification_is_queued_again_even_when_every_pool_is_full(
+    settings: object,
+) -> None:
+    """A worker killed mid-verification left its deal pending for ever: beat released it,
+    but queued nothing, because the practice pool was full."""
+    settings.PRACTICE_VARIANTS = ["spider1"]  # type: ignore[attr-defined]
+    stranded = deal_create(variant="spider1", pool=Deal.Pool.PRACTICE)
+    Deal.objects.filter(pk=stranded.pk).update(
+        status=Deal.Status.VERIFYING, lease_until=timezone.now() - dt.timedelta(seconds=5)
+    )
+    queued: list[int] = []
+    report = dailies_prepare(enqueue=queued.append, days=0, practice_size=0)
+    assert report.released == 1
+    assert Deal.objects.get(pk=stranded.pk).status == Deal.Status.PENDING
+    assert queued == [stranded.pk]
+    # Run again (the message was lost, say): queued again, once.
+    queued.clear()
+    dailies_prepare(enqueue=queued.append, days=0, practice_size=0)
+    assert queued == [stranded.pk]
+
+
 def _verified(variant: str = QUICK_VARIANT) -> Deal:
     return deal_verify(
         deal_id=deal_create(variant=variant, seed=QUICK_SEEDS[variant]).pk, seconds=20

@@ -22,6 +22,7 @@ from django.test import Client
 
 from config.asgi import application
 from leaderboards import live
+from tests.dead_port import dead_port
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt, progress, void
 
@@ -313,13 +314,13 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
     communicator, _ = await watch(challenge.pk)  # listening on the real Redis
 
     # Redis "goes away" for whoever broadcasts: a layer on a port where nothing listens.
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": ["redis://127.0.0.1:6390/0"], "prefix": "asgi-outage"},
+    with dead_port() as port, caplog.at_level(logging.WARNING, logger="leaderboards.live"):
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
+            }
         }
-    }
-    with caplog.at_level(logging.WARNING, logger="leaderboards.live"):
         await db(finish)(during, score=300)  # raises nothing
         await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 1.0)
     assert any("lost" in record.getMessage() for record in caplog.records)

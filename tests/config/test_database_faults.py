@@ -1,0 +1,60 @@
+"""PostgreSQL closing the pool's connections (a restart, ``pg_terminate_backend``) costs no 500.
+
+Before, a PostgreSQL restart gave 15 requests a 500: the pool handed out connections the
+server had closed ("terminating connection due to administrator command", first seen in
+the token lookup). The pool now checks each connection as it leaves (config/settings.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pytest
+from django.db import close_old_connections, connection
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from tests.factories import make_player
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fresh_throttles"),
+]
+
+
+def terminate_other_connections() -> int:
+    """Close every other connection to the test database, as a restart would."""
+    params = connection.get_connection_params()
+    params.pop("pool", None)
+    params.pop("prepare_threshold", None)
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)
+
+
+def test_terminated_pooled_connections_are_replaced_without_a_500() -> None:
+    player = make_player()
+    token = Token.objects.create(user=player)
+    client = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {token.key}")
+
+    def served() -> int:
+        # As the server does around each request (the test client leaves it out): the
+        # request's connection comes from the pool and goes back to it after.
+        close_old_connections()
+        try:
+            response: Any = client.get("/api/v1/auth/me/")
+            return int(response.status_code)
+        finally:
+            close_old_connections()
+
+    assert [served() for _ in range(3)] == [200] * 3
+    assert terminate_other_connections() >= 1
+    statuses = [served() for _ in range(6)]
+    assert statuses == [200] * 6, statuses
