@@ -19,6 +19,7 @@ before: seed, nonce, the whole deal, the solution, every counted log.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import logging
@@ -30,6 +31,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -192,6 +194,10 @@ async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
             continue
         frames.append(await communicator.receive_from())
     await communicator.disconnect()
+    await asyncio.sleep(0.3)  # let a pending board flush finish
+    # database_sync_to_async ran in asgiref's one sync thread: give its connection back to
+    # the pool (a connection left there stays checked out for the rest of the session).
+    await database_sync_to_async(connections.close_all)()
     return [*frames, json.dumps(result)]
 
 
@@ -289,6 +295,7 @@ async def close_code_of(challenge_id: int) -> int:
     await communicator.connect()
     output = await communicator.receive_output(timeout=5)
     await communicator.wait()
+    await database_sync_to_async(connections.close_all)()  # (as in watch_while)
     assert output["type"] == "websocket.close", output
     return int(output["code"])
 
