@@ -101,8 +101,9 @@ def command_run(args: argparse.Namespace) -> int:
     ensure_installed()
     env = dict(os.environ)
     uvicorn = [str(BIN / "uvicorn"), ASGI_APP, "--host", args.host, "--port", str(args.port)]
-    uvicorn += ["--lifespan", "off"]  # Django has no lifespan handlers
     if args.prod:
+        # Production leaves the schedule to `celery -A config beat` (with REDIS_URL).
+        uvicorn += ["--lifespan", "off"]
         env["DEBUG"] = "false"
         if not env.get("SECRET_KEY"):
             # Production mode refuses the development key; for a local benchmark a throwaway
@@ -130,6 +131,9 @@ def command_run(args: argparse.Namespace) -> int:
             # and seed a small practice pool, so the game is playable at once.
             say("preparing the dailies in this process (solver; progress below)")
             manage("dailies_prepare", "--days", "1", "--practice", "1", "--seconds", "30", env=env)
+        # The lifespan starts the embedded beat when REDIS_URL is unset: the day's close at
+        # 00:00 UTC and the next days' dailies, in this process (config/lifespan.py).
+        uvicorn += ["--lifespan", "on"]
         if args.reload:
             uvicorn += ["--reload"]
             for folder in ("config", "games", "leaderboards", "frontend"):
