@@ -10,31 +10,15 @@ serves with `--lifespan off`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from django.conf import settings
 
-from games.background_verifier import BackgroundVerifier
-from games.embedded_beat import EmbeddedBeat
+from games.embedded_beat import EmbeddedBackground
 
 log = logging.getLogger(__name__)
-
-
-class EmbeddedBackground:
-    """The embedded beat and its verifier, started and stopped together."""
-
-    def __init__(self) -> None:
-        self.verifier = BackgroundVerifier()
-        self.beat = EmbeddedBeat.from_settings(self.verifier)
-
-    def start(self) -> None:
-        self.verifier.start()
-        self.beat.start()
-
-    def stop(self) -> None:
-        self.beat.stop()
-        self.verifier.stop()
 
 
 def start_background() -> EmbeddedBackground | None:
@@ -65,6 +49,6 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             if background is not None:
-                background.stop()
+                await asyncio.to_thread(background.stop)
             await send({"type": "lifespan.shutdown.complete"})
             return

@@ -46,6 +46,8 @@ class BackgroundVerifier:
         self._waiting: set[int] = set()  # submitted, not yet started
         self._busy = False
         self._thread: threading.Thread | None = None
+        # Called on this thread after each deal with what the verification returned.
+        self.after_each: Callable[[int, object], None] | None = None
 
     # --- the enqueue of dailies_prepare (any thread) ---
 
@@ -88,7 +90,9 @@ class BackgroundVerifier:
                 self._busy = True
             close_old_connections()
             try:
-                self._verify(deal_id)
+                outcome = self._verify(deal_id)
+                if self.after_each is not None:
+                    self.after_each(deal_id, outcome)
             except Exception:
                 log.exception("embedded verification of deal %s failed", deal_id)
             finally:

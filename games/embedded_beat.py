@@ -35,6 +35,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from games.background_verifier import BackgroundVerifier
+from games.models import Deal
 from games.services.attempts import attempts_close_day
 from games.services.dailies import dailies_prepare
 
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 
 MAX_SLEEP_SECONDS = 1.0
 RETRY_SECONDS = 30.0  # after a job failed (the database was busy, say)
+REDRAW_SECONDS = 5.0  # prepare again this soon after a candidate came back unproved
 
 CLOSE_DAY = "games.attempts_close_day"
 PREPARE = "games.dailies_prepare"
@@ -128,12 +130,20 @@ class EmbeddedBeat:
                 ran.append(job.task)
         return ran
 
+    def run_soon(self, task: str, seconds: float) -> None:
+        """Run ``task``'s job within ``seconds`` (sooner if it is due sooner anyway)."""
+        now = timezone.now()
+        for job in self.jobs:
+            if job.task == task and job.seconds_until_due(now) > seconds:
+                job.retry_at = now + dt.timedelta(seconds=seconds)
+
     def seconds_until_next(self) -> float:
         now = timezone.now()
         soonest = min((job.seconds_until_due(now) for job in self.jobs), default=MAX_SLEEP_SECONDS)
         return min(soonest, MAX_SLEEP_SECONDS)
 
     def _run(self, job: BeatJob, now: dt.datetime) -> None:
+        job.retry_at = None  # taken; a run_soon() from here on asks for one more run
         close_old_connections()
         try:
             outcome = job.run()
@@ -144,7 +154,6 @@ class EmbeddedBeat:
         finally:
             connection.close()
         job.last_run_at = now
-        job.retry_at = None
         log.info("embedded beat: %s: %s", job.task, outcome)
 
     # --- the thread ---
@@ -165,3 +174,30 @@ class EmbeddedBeat:
             except Exception:  # pragma: no cover - _run guards each job
                 log.exception("embedded beat: tick failed")
             self._stopping.wait(self.seconds_until_next())
+
+
+class EmbeddedBackground:
+    """The embedded beat and its verifier, started and stopped together (config/lifespan.py).
+
+    A candidate that comes back unproved (unsolvable, unknown) makes the prepare job due
+    within ``REDRAW_SECONDS``, so that a missing day gets its next candidate now rather than
+    at the next beat (and a solver that proves nothing cannot make it spin).
+    """
+
+    def __init__(self) -> None:
+        self.verifier = BackgroundVerifier()
+        self.beat = EmbeddedBeat.from_settings(self.verifier)
+        self.verifier.after_each = self._after_verification
+
+    def _after_verification(self, deal_id: int, outcome: object) -> None:
+        if outcome != Deal.Status.VERIFIED:
+            log.info("deal %s: %s; the next candidates are drawn now", deal_id, outcome)
+            self.beat.run_soon(PREPARE, REDRAW_SECONDS)
+
+    def start(self) -> None:
+        self.verifier.start()
+        self.beat.start()
+
+    def stop(self) -> None:
+        self.beat.stop()
+        self.verifier.stop()

@@ -28,16 +28,16 @@ def at(seconds_from_midnight: float) -> dt.datetime:
     return MIDNIGHT + dt.timedelta(seconds=seconds_from_midnight)
 
 
-def verified_deal(seed: int) -> Deal:
-    deal = deal_create(variant=QUICK_VARIANT, seed=seed)
+def verified_deal(seed: int, variant: str = QUICK_VARIANT) -> Deal:
+    deal = deal_create(variant=variant, seed=seed)
     deal = deal_verify(deal_id=deal.pk, seconds=20.0)
     assert deal.status == Deal.Status.VERIFIED, deal.last_error
     return deal
 
 
-def daily_on(date: dt.date, seed: int = QUICK_SEED) -> DailyChallenge:
+def daily_on(date: dt.date, seed: int = QUICK_SEED, variant: str = QUICK_VARIANT) -> DailyChallenge:
     """A verified daily on ``date`` (today or later on the test's clock)."""
-    return deal_schedule(deal=verified_deal(seed), date=date)
+    return deal_schedule(deal=verified_deal(seed, variant), date=date)
 
 
 def next_days_daily() -> DailyChallenge:
