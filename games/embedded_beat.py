@@ -91,14 +91,16 @@ def jobs_for(
     beat_schedule: Mapping[str, Mapping[str, Any]], runners: Mapping[str, Callable[[], object]]
 ) -> list[BeatJob]:
     """One job per beat entry; an entry whose task has no runner here is an error, so that a
-    new beat entry cannot be silently missing from the embedded run."""
+    new beat entry cannot be silently missing from the embedded run. When several are due
+    at once (at start-up, after midnight) the day's close goes first: players wait for it,
+    while the preparation is for days ahead."""
     jobs = []
     for entry, spec in beat_schedule.items():
         task = spec["task"]
         if task not in runners:
             raise LookupError(f"beat entry {entry!r} runs {task!r}, which the embedded beat lacks")
         jobs.append(BeatJob(entry, task, as_schedule(spec["schedule"]), runners[task]))
-    return jobs
+    return sorted(jobs, key=lambda job: job.task != CLOSE_DAY)
 
 
 class EmbeddedBeat:
@@ -115,7 +117,7 @@ class EmbeddedBeat:
         return cls(jobs_for(settings.CELERY_BEAT_SCHEDULE, embedded_jobs(verifier)))
 
     def run_due(self) -> list[str]:
-        """Run every job due now, in the schedule's order; the tasks run."""
+        """Run every job due now (the day's close first); returns the tasks run."""
         now = timezone.now()
         today = now.astimezone(dt.UTC).date()
         if self._last_date is not None and today != self._last_date:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import time_machine
@@ -26,13 +28,28 @@ def shift_to(moment: dt.datetime) -> float:
     return moment.timestamp() - time.time()
 
 
-def shifted_clock(shift: float) -> Any:
-    """A context manager (time-machine's traveller): this process's clock, shifted."""
-    return time_machine.travel(time.time() + shift, tick=True)
+@contextmanager
+def shifted_clock(shift: float) -> Iterator[Any]:
+    """This process's clock, shifted, for the ``with`` block."""
+    travel = start_shifted_clock(shift)
+    try:
+        yield travel
+    finally:
+        travel.stop()
+
+
+def start_shifted_clock(shift: float) -> Any:
+    """Start the shift; returns time-machine's ``travel`` (``stop()`` ends it)."""
+    travel = time_machine.travel(time.time() + shift, tick=True)
+    travel.start()
+    # A ticking time-machine clock starts ticking when it is first read, not when started:
+    # read it now, or it would lag behind the other processes' by however long that takes.
+    time.time()
+    return travel
 
 
 def shift_from_environment() -> None:
     """Shift this process's clock for good when ``TEST_CLOCK_SHIFT`` is set."""
     shift = float(os.environ.get(SHIFT_VARIABLE) or 0)
     if shift:
-        shifted_clock(shift).start()
+        start_shifted_clock(shift)

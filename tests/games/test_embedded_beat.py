@@ -119,6 +119,7 @@ def test_every_beat_entry_runs_in_the_embedded_beat_on_beats_schedule() -> None:
     assert {job.entry: job.task for job in jobs} == {
         entry: spec["task"] for entry, spec in django_settings.CELERY_BEAT_SCHEDULE.items()
     }
+    assert [job.task for job in jobs][:1] == [CLOSE_DAY]  # due together: the close first
     assert {CLOSE_DAY, PREPARE} <= {job.task for job in jobs}
     close = next(job for job in jobs if job.task == CLOSE_DAY)
     prepare = next(job for job in jobs if job.task == PREPARE)
