@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -67,15 +68,20 @@ LATE = 2.0
 
 
 @pytest.fixture
-def embedded(settings: Any) -> None:
+def embedded(settings: Any, transactional_db: None) -> Iterator[None]:
     """The README's embedded run: no REDIS_URL, in-memory channel layer; one quick daily
-    variant, two days ahead, no practice pool (so the background work stays small)."""
+    variant, two days ahead, no practice pool (so the background work stays small).
+
+    A solver run cannot be cut short: a verifier stopped mid-deal ends once its deal is
+    done. The fixture waits for it, before the database is emptied for the next test."""
     settings.REDIS_URL = None
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.DAILY_VARIANTS = [QUICK_VARIANT]
     settings.DAILY_DAYS_AHEAD = 2
     settings.PRACTICE_POOL_SIZE = 0
     settings.SOLVER_SECONDS = 20.0
+    yield
+    wait_for(lambda: not embedded_threads(), 60)
 
 
 async def watch(challenge_id: int) -> WebsocketCommunicator:
@@ -183,7 +189,7 @@ async def test_the_embedded_run_rolls_over_at_midnight_without_a_restart(
             await watcher.disconnect()
             await server.send_input({"type": "lifespan.shutdown"})
             assert (await server.receive_output(20))["type"] == "lifespan.shutdown.complete"
-    assert embedded_threads() == set()
+    assert "embedded-beat" not in embedded_threads()
 
 
 @pytest.mark.postgres
