@@ -120,13 +120,16 @@ def prepare(scenario: str, database: Path) -> None:
     manage(env, "shell", "-c", script)
 
 
-def start(database: Path, port: int, up_at: float) -> tuple[subprocess.Popen[bytes], Clock]:
+def start(
+    database: Path, port: int, up_at: float, extra_env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], Clock]:
     # The server takes a few seconds to come up: aim its clock so that it answers near up_at.
     clock = Clock((MIDNIGHT + dt.timedelta(seconds=up_at - 4)).timestamp() - time.time())
     command = [sys.executable, "scripts/dev.py", "run", "--no-prepare", "--port", str(port)]
     with SERVER_LOG.open("ab") as log:
         server = subprocess.Popen(
-            command, cwd=ROOT, env=server_env(database, clock.shift), start_new_session=True,
+            command, cwd=ROOT, env={**server_env(database, clock.shift), **(extra_env or {})},
+            start_new_session=True,
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     deadline = time.monotonic() + 120

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 MAX_SLEEP_SECONDS = 1.0
 RETRY_SECONDS = 30.0  # after a job failed (the database was busy, say)
 REDRAW_SECONDS = 5.0  # prepare again this soon after a candidate came back unproved
+SWITCH_INTERVAL_SECONDS = 0.0005
 
 CLOSE_DAY = "games.attempts_close_day"
 PREPARE = "games.dailies_prepare"
@@ -190,6 +192,7 @@ class EmbeddedBackground:
         self.verifier = BackgroundVerifier()
         self.beat = EmbeddedBeat.from_settings(self.verifier)
         self.verifier.after_each = self._after_verification
+        self._switch_interval = sys.getswitchinterval()
 
     def _after_verification(self, deal_id: int, outcome: object) -> None:
         if outcome != Deal.Status.VERIFIED:
@@ -197,9 +200,16 @@ class EmbeddedBackground:
             self.beat.run_soon(PREPARE, REDRAW_SECONDS)
 
     def start(self) -> None:
+        # The verifier's pure-Python solver holds the interpreter lock until another thread
+        # has waited a whole switch interval for it (5 ms by default), and a request waits
+        # again after each database query: a shorter interval gives the lock back to the
+        # requests sooner (bench/embedded_latency_bench.py).
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
         self.verifier.start()
         self.beat.start()
 
     def stop(self) -> None:
         self.beat.stop()
         self.verifier.stop()
+        sys.setswitchinterval(self._switch_interval)
