@@ -12,8 +12,9 @@ real time plus the same shift.
 - ``running``: the server has been running for a while: start-up prepared two days
   (``manage.py dailies_prepare --days 2``) and the server is up at about 23:59:40.
 - ``late``: the server is started at about 23:59:50 with today prepared only (as
-  ``scripts/dev.py run`` prepares it): the next day's daily is left to the embedded beat,
-  which must draw and prove a candidate in the background before 00:00.
+  ``scripts/dev.py run`` prepares it earlier in the day; this close to midnight it proves
+  tomorrow too): the next day's daily is left to the embedded beat, which must draw and
+  prove a candidate in the background before 00:00.
 
 Settings are the embedded defaults (Astrocyte dailies 7 days ahead, practice pools of 50 for
 four variants), so the background verifier is busy with the other days and the practice
