@@ -49,6 +49,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.lifespan import lifespan  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 # Everything loaded so far (Django, the apps, the URL and model machinery) lives as long as
@@ -61,5 +62,8 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
+        # Only with `uvicorn --lifespan on` (the embedded run): celery beat's jobs in this
+        # process when there is no REDIS_URL (config/lifespan.py).
+        "lifespan": lifespan,
     }
 )

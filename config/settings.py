@@ -110,6 +110,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if prepare_threshold > 0:
         DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = prepare_threshold
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded run writes from several threads of its one process: requests, and the
+    # embedded beat with its verifier (games/embedded_beat.py). Transactions take SQLite's
+    # write lock when they begin (a deferred one that upgrades from read to write fails at
+    # once with "database is locked" when another writer is in), writers wait up to 20 s for
+    # each other, and in WAL mode readers never wait for a writer (bench/midnight_bench.py).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery ----------------------------------------

@@ -16,6 +16,7 @@ Standard library only: this script runs before anything is installed.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import hashlib
 import os
 import secrets
@@ -90,6 +91,17 @@ def exec_server(command: list[str], env: dict[str, str]) -> int:
         return process.wait()
 
 
+# The server's embedded beat proves the next days in the background (docs/embedded.md), but
+# a proof can take up to a minute: this close to 00:00 UTC start-up proves tomorrow too.
+PREPARE_TOMORROW_WITHIN_SECONDS = 600
+
+
+def days_to_prepare(now: dt.datetime) -> int:
+    """Days the embedded start-up proves before serving: today, and tomorrow near midnight."""
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
+    return 2 if (midnight - now).total_seconds() < PREPARE_TOMORROW_WITHIN_SECONDS else 1
+
+
 def describe_services(env: dict[str, str]) -> None:
     database = env.get("DATABASE_URL") or "SQLite file db.sqlite3 (embedded default)"
     redis = env.get("REDIS_URL")
@@ -117,7 +129,10 @@ def server_command(
     """The uvicorn command line `run` serves with (tests/config/test_shutdown.py runs it)."""
     env = dict(os.environ) if env is None else env
     uvicorn = [str(BIN / "uvicorn"), ASGI_APP, "--host", host, "--port", str(port)]
-    uvicorn += ["--lifespan", "off"]  # Django has no lifespan handlers
+    # The lifespan starts the embedded beat when REDIS_URL is unset (config/lifespan.py: the
+    # day's close at 00:00 UTC, the next days' dailies); production leaves the schedule to
+    # `celery -A config beat`.
+    uvicorn += ["--lifespan", "off" if prod else "on"]
     # Forwarded headers only from the configured proxies (none by default: uvicorn's own
     # default trusts 127.0.0.1, and a local client could then choose its address).
     uvicorn += ["--forwarded-allow-ips", env.get("FORWARDED_ALLOW_IPS", "")]
@@ -165,7 +180,8 @@ def command_run(args: argparse.Namespace) -> int:
             # No worker in the embedded run: prove today's daily winnable here,
             # and seed a small practice pool, so the game is playable at once.
             say("preparing the dailies in this process (solver; progress below)")
-            manage("dailies_prepare", "--days", "1", "--practice", "1", "--seconds", "30", env=env)
+            days = str(days_to_prepare(dt.datetime.now(dt.UTC)))
+            manage("dailies_prepare", "--days", days, "--practice", "1", "--seconds", "30", env=env)
     uvicorn = server_command(
         host=args.host,
         port=args.port,

@@ -75,7 +75,11 @@ class Server:
         return self.log_path.read_text(errors="replace")
 
 
-def start_server(log_dir: Path, extra_env: dict[str, str] | None = None) -> Server:
+def start_server(
+    log_dir: Path, extra_env: dict[str, str] | None = None, *, lifespan: str = "off"
+) -> Server:
+    """The ASGI server on the test database. ``lifespan="on"`` with ``REDIS_URL`` emptied
+    in ``extra_env`` is the embedded run (its own beat: config/lifespan.py)."""
     from django.conf import settings
 
     database_url = database_url_for_worker()
@@ -102,6 +106,7 @@ def start_server(log_dir: Path, extra_env: dict[str, str] | None = None) -> Serv
     command = [
         sys.executable, "-m", "uvicorn", "config.asgi:application",
         "--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
+        "--lifespan", lifespan,
     ]  # fmt: skip
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(

@@ -6,18 +6,48 @@ const list = document.getElementById("challenges");
 const message = document.getElementById("today-message");
 const countdown = document.getElementById("countdown");
 
-function startCountdown(secondsLeft) {
-  const end = performance.now() + secondsLeft * 1000;
+// The countdown counts down the server's seconds_left, which is rounded down: it may reach
+// zero up to a second before 00:00 UTC. So zero only starts asking the server for today's
+// date, and the page reloads once, when that date has changed (not on the count).
+const POLL_MS = 500;
+const POLL_SLOW_MS = 5000; // after a minute without a new date (server down or late)
+let timer = 0;
+
+function startCountdown(today) {
+  window.clearTimeout(timer);
+  const end = performance.now() + today.seconds_left * 1000;
   const tick = () => {
     const left = (end - performance.now()) / 1000;
-    countdown.textContent = formatSeconds(left);
+    countdown.textContent = formatSeconds(Math.ceil(left));
     if (left <= 0) {
-      window.location.reload();
+      waitForNewDay(today.date, performance.now());
       return;
     }
-    window.setTimeout(tick, 1000 - ((end - performance.now()) % 1000));
+    timer = window.setTimeout(tick, 1000 - ((end - performance.now()) % 1000));
   };
   tick();
+}
+
+// Ask for today's date until it differs from the page's; a same-day answer with time left
+// (a suspended tab, a slow clock) restarts the countdown instead.
+async function waitForNewDay(date, since) {
+  window.clearTimeout(timer);
+  let answer = null;
+  try {
+    answer = await api("GET", "challenges/today/");
+  } catch {
+    // no connection: ask again
+  }
+  if (answer && answer.ok && answer.data.date !== date) {
+    window.location.reload();
+    return;
+  }
+  if (answer && answer.ok && answer.data.seconds_left > 1) {
+    startCountdown(answer.data);
+    return;
+  }
+  const wait = performance.now() - since < 60000 ? POLL_MS : POLL_SLOW_MS;
+  timer = window.setTimeout(() => waitForNewDay(date, since), wait);
 }
 
 function attemptText(attempt) {
@@ -41,7 +71,11 @@ async function load() {
     return;
   }
   const today = answer.data;
-  startCountdown(today.seconds_left);
+  startCountdown(today);
+  // A tab that slept (a laptop's lid closed over midnight) checks the date on waking.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") waitForNewDay(today.date, performance.now());
+  });
   const who = await me();
   message.textContent = today.message || `${today.date} (UTC)`;
   for (const challenge of today.challenges) {
