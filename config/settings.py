@@ -88,6 +88,9 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR
 # asgiref's threads, where persistent connections would linger one per thread.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a pool that sweeps its dead connections at once after a
+    # PostgreSQL restart instead of backing off past its timeout (core/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "core.postgresql"
     # ...but taken from a psycopg pool per process instead of opened and closed each time
     # (docs/api.md: a new PostgreSQL connection per post cost more CPU than the post itself,
     # and 200 concurrent requests overran max_connections=100). At most max_size per worker
@@ -101,7 +104,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # when health checks are on (it refuses `check` among the pool options): a connection
     # is checked (an empty query) as it leaves the pool, and one that PostgreSQL closed
     # meanwhile (a restart, pg_terminate_backend) is replaced, not handed to a request
-    # that would fail with a 500.
+    # that would fail with a 500; core.postgresql sweeps the pool's other dead ones then.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # Statements a pooled connection has run a few times are prepared on the server: their
     # planning (0.2-0.4 ms of PostgreSQL's CPU each for the play API's joins) is done once

@@ -71,7 +71,7 @@ def test_database_and_redis_urls_are_parsed() -> None:
         }
     )
     assert loaded["DATABASE"] == {
-        "ENGINE": "django.db.backends.postgresql",
+        "ENGINE": "core.postgresql",  # Django's, with a pool that recovers from a restart
         "NAME": "astrocyte",
         "HOST": "db.internal",
         "PORT": 6543,
