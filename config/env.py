@@ -3,140 +3,238 @@ compose file and the tests can all be checked against the same list."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEV_SECRET_KEY = "django-insecure-astrocyte-daily-development-only"
+DERIVED: Any = object()  # a default computed from other settings (config/settings.py says how)
 
-# name -> (default as a person would write it, meaning)
-ENVIRONMENT_VARIABLES: dict[str, tuple[str, str]] = {
-    "DEBUG": (
-        "true",
+
+@dataclass(frozen=True)
+class Variable:
+    default: Any
+    meaning: str
+    shown: str | None = None
+
+    def shown_default(self) -> str:
+        """The default as the README's table writes it."""
+        if self.shown is not None:
+            return self.shown
+        value = self.default
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, float):
+            return f"{value:g}"
+        if isinstance(value, list):
+            return ",".join(value)
+        return str(value)
+
+
+# Every variable the settings read: its default (typed, as the settings use it; DERIVED
+# when computed from other settings in config/settings.py), what it means, and how the
+# README's table shows the default where that is not the value itself. The settings, the
+# README, the compose file and the tests are all checked against this list.
+ENVIRONMENT_VARIABLES: dict[str, Variable] = {
+    "DEBUG": Variable(
+        True,
         "Development mode. Set false in production: then SECRET_KEY must be set.",
     ),
-    "SECRET_KEY": (
-        "a development key",
-        "Django's signing key. The server refuses to start with DEBUG=false "
-        "and the development key (or none).",
+    "SECRET_KEY": Variable(
+        DEV_SECRET_KEY,
+        "Django's signing key. The server refuses to start with DEBUG=false and the development "
+        "key (or none).",
+        shown="a development key",
     ),
-    "ALLOWED_HOSTS": (
-        "localhost,127.0.0.1,[::1]",
+    "ALLOWED_HOSTS": Variable(
+        ["localhost", "127.0.0.1", "[::1]"],
         "Comma-separated host names the server answers to (HTTP and WebSocket origins).",
     ),
-    "CSRF_TRUSTED_ORIGINS": (
-        "(empty)",
+    "CSRF_TRUSTED_ORIGINS": Variable(
+        [],
         "Comma-separated origins such as https://play.example.org, needed behind HTTPS proxies.",
+        shown="(empty)",
     ),
-    "DATABASE_URL": (
-        "sqlite:///<repo>/db.sqlite3",
+    "DATABASE_URL": Variable(
+        f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         "Database, e.g. postgres://user:pass@host:5432/astrocyte. PostgreSQL in production.",
+        shown="sqlite:///<repo>/db.sqlite3",
     ),
-    "DATABASE_PREPARE_THRESHOLD": (
-        "5",
-        "PostgreSQL: a pooled connection prepares a statement on the server once it has run "
-        "it this many times (0: never, e.g. behind a PgBouncer without prepared statements).",
+    "DATABASE_PREPARE_THRESHOLD": Variable(
+        5,
+        "PostgreSQL: a pooled connection prepares a statement on the server once it has run it "
+        "this many times (0: never, e.g. behind a PgBouncer without prepared statements).",
     ),
-    "REDIS_URL": (
-        "(unset)",
-        "e.g. redis://host:6379/0. Set: Redis channel layer, Celery broker and results. "
-        "Unset: in-memory channel layer and Celery tasks run eagerly in-process.",
+    "REDIS_URL": Variable(
+        "",
+        "e.g. redis://host:6379/0. Set: Redis channel layer, Celery broker and results. Unset: "
+        "in-memory channel layer and Celery tasks run eagerly in-process.",
+        shown="(unset)",
     ),
-    "LOG_LEVEL": ("INFO", "Root log level (DEBUG, INFO, WARNING, ERROR)."),
-    "FORWARDED_ALLOW_IPS": (
-        "(empty: none)",
+    "LOG_LEVEL": Variable(
+        "INFO",
+        "Root log level (DEBUG, INFO, WARNING, ERROR).",
+    ),
+    "FORWARDED_ALLOW_IPS": Variable(
+        [],
         "Comma-separated addresses of the reverse proxies whose X-Forwarded-For and "
         "X-Forwarded-Proto the server believes (read by uvicorn). Empty: the client address is "
         "the connection's, so no client can pick the address the rate limits count.",
+        shown="(empty: none)",
     ),
-    "API_TOKEN_DAYS": (
-        "30",
+    "API_TOKEN_DAYS": Variable(
+        30,
         "An API token stops working this many days after it was made (0: never).",
     ),
-    "THROTTLE_ADMIN_LOGIN": (
+    "THROTTLE_ADMIN_LOGIN": Variable(
         "10/min",
         "Admin log-in attempts allowed per client address and, separately, per username.",
     ),
-    "WEB_THREADS": (
-        "8",
+    "WEB_THREADS": Variable(
+        8,
         "Threads per server process that run HTTP requests (WebSockets run on its event loop).",
     ),
-    "DAILY_VARIANTS": (
-        "astrocyte",
+    "DAILY_VARIANTS": Variable(
+        ["astrocyte"],
         "Comma-separated variants with a daily challenge (astrocyte, spider1, spider2, spider4).",
     ),
-    "PRACTICE_VARIANTS": (
-        "astrocyte,spider1,spider2,spider4",
+    "PRACTICE_VARIANTS": Variable(
+        ["astrocyte", "spider1", "spider2", "spider4"],
         "Comma-separated variants that keep a pool of verified practice deals.",
     ),
-    "DAILY_DAYS_AHEAD": ("7", "Days, today included, kept filled with a verified daily deal."),
-    "PRACTICE_POOL_SIZE": ("50", "Verified practice deals kept per practice variant."),
-    "SOLVER_SECONDS": ("60", "The solver's time limit per deal; past it the deal is 'unknown'."),
-    "SOLVER_MAX_MEMORY_MB": ("1024", "The solver's memory bound per deal, in MiB."),
-    "DEAL_VERIFY_SOFT_LIMIT": (
-        "SOLVER_SECONDS + 30",
+    "DAILY_DAYS_AHEAD": Variable(
+        7,
+        "Days, today included, kept filled with a verified daily deal.",
+    ),
+    "PRACTICE_POOL_SIZE": Variable(
+        50,
+        "Verified practice deals kept per practice variant.",
+    ),
+    "SOLVER_SECONDS": Variable(
+        60.0,
+        "The solver's time limit per deal; past it the deal is 'unknown'.",
+    ),
+    "SOLVER_MAX_MEMORY_MB": Variable(
+        1024,
+        "The solver's memory bound per deal, in MiB.",
+    ),
+    "DEAL_VERIFY_SOFT_LIMIT": Variable(
+        DERIVED,
         "Celery soft time limit of a verification: the deal is stored as 'unknown'.",
+        shown="SOLVER_SECONDS + 30",
     ),
-    "DEAL_VERIFY_HARD_LIMIT": (
-        "DEAL_VERIFY_SOFT_LIMIT + 30",
+    "DEAL_VERIFY_HARD_LIMIT": Variable(
+        DERIVED,
         "Celery hard time limit of a verification: the worker process is killed.",
+        shown="DEAL_VERIFY_SOFT_LIMIT + 30",
     ),
-    "DEAL_VERIFY_LEASE_MARGIN": (
-        "30",
+    "DEAL_VERIFY_LEASE_MARGIN": Variable(
+        30,
         "Seconds past the hard limit after which a deal left 'verifying' is taken over.",
     ),
-    "DAILIES_PREPARE_EVERY": ("600", "Seconds between two runs of the beat task dailies_prepare."),
-    "CELERY_TASK_DEFAULT_QUEUE": ("celery", "The queue tasks are sent to and workers consume."),
-    "CELERY_VISIBILITY_TIMEOUT": (
-        "DEAL_VERIFY_HARD_LIMIT + 60",
-        "Seconds before Redis hands an unacknowledged task (its worker died) to another worker.",
+    "DAILIES_PREPARE_EVERY": Variable(
+        600,
+        "Seconds between two runs of the beat task dailies_prepare.",
     ),
-    "CELERY_RESTORE_INTERVAL": (
-        "10",
+    "CELERY_TASK_DEFAULT_QUEUE": Variable(
+        "celery",
+        "The queue tasks are sent to and workers consume.",
+    ),
+    "CELERY_VISIBILITY_TIMEOUT": Variable(
+        DERIVED,
+        "Seconds before Redis hands an unacknowledged task (its worker died) to another worker.",
+        shown="DEAL_VERIFY_HARD_LIMIT + 60",
+    ),
+    "CELERY_RESTORE_INTERVAL": Variable(
+        10,
         "Seconds between a worker's sweeps for tasks abandoned by dead workers.",
     ),
-    "CELERY_RESTORE_THROTTLE": ("10", "Only every Nth sweep really scans Redis."),
-    "THROTTLE_SIGNUP": (
+    "CELERY_RESTORE_THROTTLE": Variable(
+        10,
+        "Only every Nth sweep really scans Redis.",
+    ),
+    "THROTTLE_SIGNUP": Variable(
         "20/hour",
         "Sign-ups allowed per client address (DRF rate: N/sec|min|hour|day).",
     ),
-    "THROTTLE_LOGIN": ("30/min", "Log-in and token requests allowed per client address."),
-    "THROTTLE_ACTIONS": ("600/min", "Action posts, starts and resigns allowed per player."),
-    "THROTTLE_HINTS": ("20/min", "Hint requests allowed per player."),
-    "ACTIONS_MAX_BATCH": ("200", "Most actions accepted in one post."),
-    "HINT_SECONDS": ("5", "The solver's time limit for one hint in a practice attempt."),
-    "HINT_SOLVES_PER_PROCESS": (
-        "1",
-        "Embedded run (no workers): hint searches one server process runs at once; "
-        "another hint then answers 503.",
+    "THROTTLE_LOGIN": Variable(
+        "30/min",
+        "Log-in and token requests allowed per client address.",
     ),
-    "HINT_WAITS_PER_PROCESS": (
-        "2",
-        "With workers: hints one server process lets wait for a worker at once (each holds "
-        "one of WEB_THREADS); another then answers 503.",
+    "THROTTLE_ACTIONS": Variable(
+        "600/min",
+        "Action posts, starts and resigns allowed per player.",
     ),
-    "HINT_QUEUE": (
-        "(empty: the default queue)",
+    "THROTTLE_HINTS": Variable(
+        "20/min",
+        "Hint requests allowed per player.",
+    ),
+    "ACTIONS_MAX_BATCH": Variable(
+        200,
+        "Most actions accepted in one post.",
+    ),
+    "HINT_SECONDS": Variable(
+        5.0,
+        "The solver's time limit for one hint in a practice attempt.",
+    ),
+    "HINT_SOLVES_PER_PROCESS": Variable(
+        1,
+        "Embedded run (no workers): hint searches one server process runs at once; another hint "
+        "then answers 503.",
+    ),
+    "HINT_WAITS_PER_PROCESS": Variable(
+        2,
+        "With workers: hints one server process lets wait for a worker at once (each holds one "
+        "of WEB_THREADS); another then answers 503.",
+    ),
+    "HINT_QUEUE": Variable(
+        "",
         "With workers: the Celery queue of hint searches (e.g. hints, with a worker of its own).",
+        shown="(empty: the default queue)",
     ),
-    "HINT_QUEUE_SECONDS": (
-        "5",
-        "With workers: how long a hint waits for a free worker beyond HINT_SECONDS "
-        "before answering 503.",
+    "HINT_QUEUE_SECONDS": Variable(
+        5.0,
+        "With workers: how long a hint waits for a free worker beyond HINT_SECONDS before "
+        "answering 503.",
     ),
-    "PLAUSIBLE_MIN_SECONDS_PER_ACTION": (
-        "0.12",
+    "PLAUSIBLE_MIN_SECONDS_PER_ACTION": Variable(
+        0.12,
         "An attempt whose median seconds per action is below this is flagged for the admins.",
     ),
-    "PLAUSIBLE_MIN_ACTIONS": ("30", "Actions needed before the per-action pace is judged."),
-    "PLAUSIBLE_MIN_WIN_SECONDS": ("60", "A win faster than this many seconds is flagged."),
-    "PLAUSIBLE_SOLUTION_RUN_SHARE": (
-        "0.8",
-        "A ranked win whose log holds this share of the deal's stored solution as one "
-        "contiguous run is flagged (0 to 1).",
+    "PLAUSIBLE_MIN_ACTIONS": Variable(
+        30,
+        "Actions needed before the per-action pace is judged.",
+    ),
+    "PLAUSIBLE_MIN_WIN_SECONDS": Variable(
+        60.0,
+        "A win faster than this many seconds is flagged.",
+    ),
+    "PLAUSIBLE_SOLUTION_RUN_SHARE": Variable(
+        0.8,
+        "A ranked win whose log holds this share of the deal's stored solution as one contiguous"
+        " run is flagged (0 to 1).",
     ),
 }
 
 env = environ.Env()
+
+
+def setting(name: str, *, default: Any = DERIVED) -> Any:
+    """The variable ``name`` from the environment, read as its registered default's type
+    (``default`` only for a derived one, which the registry cannot hold)."""
+    value = ENVIRONMENT_VARIABLES[name].default if default is DERIVED else default
+    if value is DERIVED:
+        raise TypeError(f"{name} has a derived default: give it")
+    if isinstance(value, bool):
+        return env.bool(name, default=value)
+    if isinstance(value, int):
+        return env.int(name, default=value)
+    if isinstance(value, float):
+        return env.float(name, default=value)
+    if isinstance(value, list):
+        return env.list(name, default=value)
+    return env.str(name, default=value)

@@ -11,23 +11,23 @@ from typing import Any
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import BASE_DIR, DEV_SECRET_KEY, env
+from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES, env, setting
 
-DEBUG: bool = env.bool("DEBUG", default=True)
+DEBUG: bool = setting("DEBUG")
 
-SECRET_KEY: str = env.str("SECRET_KEY", default=DEV_SECRET_KEY)
+SECRET_KEY: str = setting("SECRET_KEY")
 if not DEBUG and SECRET_KEY in ("", DEV_SECRET_KEY):
     raise ImproperlyConfigured(
         "Refusing to start with DEBUG=false and the development SECRET_KEY: "
         "set SECRET_KEY to a long random value."
     )
 
-ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+ALLOWED_HOSTS: list[str] = setting("ALLOWED_HOSTS")
 # The reverse proxies whose forwarded headers count. uvicorn reads the variable itself (its
 # own default trusts 127.0.0.1, so a client on the same host could pick its address past the
 # rate limits); scripts/dev.py and docker-compose.yml pass it on, empty unless configured.
-FORWARDED_ALLOW_IPS: list[str] = env.list("FORWARDED_ALLOW_IPS", default=[])
-CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+FORWARDED_ALLOW_IPS: list[str] = setting("FORWARDED_ALLOW_IPS")
+CSRF_TRUSTED_ORIGINS: list[str] = setting("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -80,10 +80,12 @@ TEMPLATES = [
 
 ASGI_APPLICATION = "config.asgi.application"
 # HTTP requests run on a pool of this many threads per server process (config/asgi.py).
-WEB_THREADS: int = env.int("WEB_THREADS", default=8)
+WEB_THREADS: int = setting("WEB_THREADS")
 
 # --- database ---------------------------------------------------------------
-DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=ENVIRONMENT_VARIABLES["DATABASE_URL"].default)
+}
 # Connections stay per request (CONN_MAX_AGE = 0): the WebSocket consumers' reads run on
 # asgiref's threads, where persistent connections would linger one per thread.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -109,7 +111,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Statements a pooled connection has run a few times are prepared on the server: their
     # planning (0.2-0.4 ms of PostgreSQL's CPU each for the play API's joins) is done once
     # (docs/api.md). That needs server-side parameters; Django leaves both off by default.
-    prepare_threshold = env.int("DATABASE_PREPARE_THRESHOLD", default=5)
+    prepare_threshold = setting("DATABASE_PREPARE_THRESHOLD")
     if prepare_threshold > 0:
         DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = prepare_threshold
@@ -129,7 +131,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery ----------------------------------------
-REDIS_URL: str | None = env.str("REDIS_URL", default="") or None
+REDIS_URL: str | None = setting("REDIS_URL") or None
 
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
@@ -184,7 +186,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 
 # --- auth, i18n -------------------------------------------------------------
 # API tokens stop working this many days after they were made (0: never).
-API_TOKEN_DAYS: int = env.int("API_TOKEN_DAYS", default=30)
+API_TOKEN_DAYS: int = setting("API_TOKEN_DAYS")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "accounts.passwords.NotBlankValidator"},
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -238,12 +240,12 @@ REST_FRAMEWORK = {
     # (behind a proxy, uvicorn's --proxy-headers sets REMOTE_ADDR from trusted proxies).
     "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
-        "signup": env.str("THROTTLE_SIGNUP", default="20/hour"),
-        "login": env.str("THROTTLE_LOGIN", default="30/min"),
-        "actions": env.str("THROTTLE_ACTIONS", default="600/min"),
-        "hints": env.str("THROTTLE_HINTS", default="20/min"),
+        "signup": setting("THROTTLE_SIGNUP"),
+        "login": setting("THROTTLE_LOGIN"),
+        "actions": setting("THROTTLE_ACTIONS"),
+        "hints": setting("THROTTLE_HINTS"),
         # /admin/login/ (accounts/admin_login.py): per address and, apart, per username.
-        "admin_login": env.str("THROTTLE_ADMIN_LOGIN", default="10/min"),
+        "admin_login": setting("THROTTLE_ADMIN_LOGIN"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -267,7 +269,7 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 
 # --- logging ----------------------------------------------------------------
-LOG_LEVEL: str = env.str("LOG_LEVEL", default="INFO").upper()
+LOG_LEVEL: str = setting("LOG_LEVEL").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -278,50 +280,46 @@ LOGGING = {
 }
 
 # --- deals, the solver and the daily schedule ---------------------------------
-DAILY_VARIANTS: list[str] = env.list("DAILY_VARIANTS", default=["astrocyte"])
-PRACTICE_VARIANTS: list[str] = env.list(
-    "PRACTICE_VARIANTS", default=["astrocyte", "spider1", "spider2", "spider4"]
-)
-DAILY_DAYS_AHEAD: int = env.int("DAILY_DAYS_AHEAD", default=7)
-PRACTICE_POOL_SIZE: int = env.int("PRACTICE_POOL_SIZE", default=50)
-SOLVER_SECONDS: float = env.float("SOLVER_SECONDS", default=60.0)
-SOLVER_MAX_MEMORY_MB: int = env.int("SOLVER_MAX_MEMORY_MB", default=1024)
+DAILY_VARIANTS: list[str] = setting("DAILY_VARIANTS")
+PRACTICE_VARIANTS: list[str] = setting("PRACTICE_VARIANTS")
+DAILY_DAYS_AHEAD: int = setting("DAILY_DAYS_AHEAD")
+PRACTICE_POOL_SIZE: int = setting("PRACTICE_POOL_SIZE")
+SOLVER_SECONDS: float = setting("SOLVER_SECONDS")
+SOLVER_MAX_MEMORY_MB: int = setting("SOLVER_MAX_MEMORY_MB")
 # The solver stops itself at SOLVER_SECONDS; the soft limit stores 'unknown' if it does not,
 # the hard limit kills the worker process, and the broker redelivers an unacknowledged task
 # only after the visibility timeout, so it must exceed the hard limit.
-DEAL_VERIFY_SOFT_LIMIT: int = env.int("DEAL_VERIFY_SOFT_LIMIT", default=int(SOLVER_SECONDS) + 30)
-DEAL_VERIFY_HARD_LIMIT: int = env.int("DEAL_VERIFY_HARD_LIMIT", default=DEAL_VERIFY_SOFT_LIMIT + 30)
-DEAL_VERIFY_LEASE_MARGIN: int = env.int("DEAL_VERIFY_LEASE_MARGIN", default=30)
-CELERY_TASK_DEFAULT_QUEUE: str = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+DEAL_VERIFY_SOFT_LIMIT: int = setting("DEAL_VERIFY_SOFT_LIMIT", default=int(SOLVER_SECONDS) + 30)
+DEAL_VERIFY_HARD_LIMIT: int = setting("DEAL_VERIFY_HARD_LIMIT", default=DEAL_VERIFY_SOFT_LIMIT + 30)
+DEAL_VERIFY_LEASE_MARGIN: int = setting("DEAL_VERIFY_LEASE_MARGIN")
+CELERY_TASK_DEFAULT_QUEUE: str = setting("CELERY_TASK_DEFAULT_QUEUE")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=DEAL_VERIFY_HARD_LIMIT + 60),
+    "visibility_timeout": setting("CELERY_VISIBILITY_TIMEOUT", default=DEAL_VERIFY_HARD_LIMIT + 60),
     # How often a worker looks for messages abandoned by a dead worker (seconds x every Nth).
-    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
-    "unacked_restore_throttle": env.int("CELERY_RESTORE_THROTTLE", default=10),
+    "unacked_restore_interval": setting("CELERY_RESTORE_INTERVAL"),
+    "unacked_restore_throttle": setting("CELERY_RESTORE_THROTTLE"),
 }
-DAILIES_PREPARE_EVERY: int = env.int("DAILIES_PREPARE_EVERY", default=600)
+DAILIES_PREPARE_EVERY: int = setting("DAILIES_PREPARE_EVERY")
 CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
     "task": "games.dailies_prepare",
     "schedule": DAILIES_PREPARE_EVERY,
 }
 
 # --- attempts -----------------------------------------------------------------
-ACTIONS_MAX_BATCH: int = env.int("ACTIONS_MAX_BATCH", default=200)
-HINT_SECONDS: float = env.float("HINT_SECONDS", default=5.0)
-HINT_SOLVES_PER_PROCESS: int = env.int("HINT_SOLVES_PER_PROCESS", default=1)
+ACTIONS_MAX_BATCH: int = setting("ACTIONS_MAX_BATCH")
+HINT_SECONDS: float = setting("HINT_SECONDS")
+HINT_SOLVES_PER_PROCESS: int = setting("HINT_SOLVES_PER_PROCESS")
 # With workers, a hint waiting for one holds an HTTP thread: this many at once per process.
-HINT_WAITS_PER_PROCESS: int = env.int("HINT_WAITS_PER_PROCESS", default=2)
+HINT_WAITS_PER_PROCESS: int = setting("HINT_WAITS_PER_PROCESS")
 # With workers, hint searches run as Celery tasks on this queue (empty: the default queue).
-HINT_QUEUE: str = env.str("HINT_QUEUE", default="")
+HINT_QUEUE: str = setting("HINT_QUEUE")
 # How long a hint may wait for a free worker, on top of HINT_SECONDS, before 503 hints_busy.
-HINT_QUEUE_SECONDS: float = env.float("HINT_QUEUE_SECONDS", default=5.0)
+HINT_QUEUE_SECONDS: float = setting("HINT_QUEUE_SECONDS")
 # Faster than a human: flagged for the admins (never refused, never hidden from the player).
-PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = env.float(
-    "PLAUSIBLE_MIN_SECONDS_PER_ACTION", default=0.12
-)
-PLAUSIBLE_MIN_ACTIONS: int = env.int("PLAUSIBLE_MIN_ACTIONS", default=30)
-PLAUSIBLE_MIN_WIN_SECONDS: float = env.float("PLAUSIBLE_MIN_WIN_SECONDS", default=60.0)
-PLAUSIBLE_SOLUTION_RUN_SHARE: float = env.float("PLAUSIBLE_SOLUTION_RUN_SHARE", default=0.8)
+PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = setting("PLAUSIBLE_MIN_SECONDS_PER_ACTION")
+PLAUSIBLE_MIN_ACTIONS: int = setting("PLAUSIBLE_MIN_ACTIONS")
+PLAUSIBLE_MIN_WIN_SECONDS: float = setting("PLAUSIBLE_MIN_WIN_SECONDS")
+PLAUSIBLE_SOLUTION_RUN_SHARE: float = setting("PLAUSIBLE_SOLUTION_RUN_SHARE")
 if not 0.0 < PLAUSIBLE_SOLUTION_RUN_SHARE <= 1.0:
     raise ImproperlyConfigured(
         f"PLAUSIBLE_SOLUTION_RUN_SHARE must be above 0 and at most 1, "

@@ -136,11 +136,29 @@ def test_production_starts_with_a_real_secret() -> None:
 def test_settings_read_exactly_the_registered_variables() -> None:
     """config/env.py is the one list the README and docker-compose.yml are checked against."""
     source = (ROOT / "config" / "settings.py").read_text()
-    read = set(re.findall(r"env(?:\.\w+)?\(\s*\"([A-Z_]+)\"", source))
+    read = set(re.findall(r"(?:env(?:\.\w+)?|setting)\(\s*\"([A-Z_]+)\"", source))
     assert read == set(ENVIRONMENT_VARIABLES)
 
 
-def test_readme_documents_every_variable() -> None:
+def test_readme_documents_every_variable_with_its_default() -> None:
+    """A default is written once, in config/env.py; the README's table says the same."""
     readme = (ROOT / "README.md").read_text()
-    for name in ENVIRONMENT_VARIABLES:
-        assert f"`{name}`" in readme, f"README's configuration table lacks {name}"
+    rows = dict(re.findall(r"^\| `([A-Z_]+)` \| ([^|]*) \|", readme, re.MULTILINE))
+    for name, variable in ENVIRONMENT_VARIABLES.items():
+        assert name in rows, f"README's configuration table lacks {name}"
+        assert rows[name].strip().strip("`") == variable.shown_default(), name
+
+
+def test_a_setting_is_read_as_its_default_s_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    from config.env import setting
+
+    monkeypatch.setenv("SOLVER_SECONDS", "12.5")
+    monkeypatch.setenv("DAILY_VARIANTS", "spider1,spider4")
+    monkeypatch.setenv("DEBUG", "false")
+    assert setting("SOLVER_SECONDS") == 12.5
+    assert setting("DAILY_VARIANTS") == ["spider1", "spider4"]
+    assert setting("DEBUG") is False
+    monkeypatch.delenv("WEB_THREADS", raising=False)
+    assert setting("WEB_THREADS") == ENVIRONMENT_VARIABLES["WEB_THREADS"].default == 8
+    with pytest.raises(TypeError, match="derived"):
+        setting("DEAL_VERIFY_SOFT_LIMIT")

@@ -9,7 +9,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import engine
-from games.models import DailyChallenge, Deal
+from games.models import Attempt, DailyChallenge, Deal
 from games.services.deals import deal_schedule
 from tests.factories import verified_deal
 from tests.games.conftest import QUICK_SEED, QUICK_VARIANT
@@ -64,3 +64,16 @@ def solution_of(deal: Deal) -> list[str]:
     """The deal's stored winning line (verified deals have one)."""
     assert deal.solution, f"deal {deal.pk} has no solution"
     return [str(action) for action in deal.solution]
+
+
+def playing(challenge: DailyChallenge, actions: int) -> tuple[Any, Attempt]:
+    """A new player's ranked attempt at ``challenge``, open after the first ``actions``
+    actions of the deal's solution (through the services)."""
+    from games.services.attempts import attempt_push_actions, attempt_start_ranked
+    from tests.factories import make_player
+
+    player = make_player()
+    attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
+    line = solution_of(challenge.deal)[:actions]
+    attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=line)
+    return player, attempt

@@ -21,6 +21,7 @@ from games.services.attempts import (
 from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
+    playing,
     solution_of,
     solved_deal,
     todays_challenge,
@@ -101,12 +102,7 @@ def test_the_owner_steps_through_a_finished_game_up_to_its_final_position() -> N
 
 
 def test_an_open_attempt_has_no_replay_yet() -> None:
-    challenge = todays_challenge()
-    player = make_player()
-    attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
-    attempt_push_actions(
-        attempt_id=attempt.pk, player=player, offset=0, actions=solution_of(challenge.deal)[:3]
-    )
+    player, attempt = playing(todays_challenge(), 3)
     response = client_for(player).get(f"/api/v1/attempts/{attempt.pk}/replay/", {"step": 1})
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "attempt_not_over"

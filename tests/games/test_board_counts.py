@@ -26,7 +26,7 @@ from games.services.attempts import (
 from games.services.board_counts import board_counts_rebuild
 from leaderboards import live, selectors
 from tests.factories import make_player
-from tests.games.api_support import solution_of, todays_challenge
+from tests.games.api_support import playing, solution_of, todays_challenge
 
 
 def stored_counts(challenge_id: int) -> dict[tuple[bool, int], int]:
@@ -106,11 +106,7 @@ def test_counts_follow_every_service_write() -> None:
 @pytest.mark.django_db
 def test_an_attempt_closed_with_its_day_is_counted() -> None:
     challenge = todays_challenge()
-    player = make_player()
-    attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
-    attempt_push_actions(
-        attempt_id=attempt.pk, player=player, offset=0, actions=solution_of(challenge.deal)[:2]
-    )
+    _, attempt = playing(challenge, 2)
     DailyChallenge.objects.filter(pk=challenge.pk).update(
         date=timezone.now().date() - dt.timedelta(days=1)
     )
@@ -120,12 +116,7 @@ def test_an_attempt_closed_with_its_day_is_counted() -> None:
 
 @pytest.mark.django_db
 def test_the_hand_written_write_refuses_an_ended_attempt() -> None:
-    challenge = todays_challenge()
-    player = make_player()
-    attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk)
-    attempt_push_actions(
-        attempt_id=attempt.pk, player=player, offset=0, actions=solution_of(challenge.deal)[:2]
-    )
+    player, attempt = playing(todays_challenge(), 2)
     ended = attempt_resign(attempt_id=attempt.pk, player=player)
     with pytest.raises(ValueError, match="has ended"):
         save_progress(ended)
