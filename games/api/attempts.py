@@ -51,7 +51,7 @@ class AttemptDetailApi(APIView):
     )
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = attempt_close_if_day_over(attempt=attempt_for_player(attempt_id, request.user))
-        return Response(attempt_detail(attempt))
+        return Response(AttemptSerializer(attempt_detail(attempt)).data)
 
 
 class StrictActionField(serializers.CharField):
@@ -170,7 +170,7 @@ class AttemptResignApi(APIView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         attempt = attempt_resign(attempt_id=attempt_id, player=request.user)
-        return Response(attempt_detail(attempt))
+        return Response(AttemptSerializer(attempt_detail(attempt)).data)
 
 
 class AttemptHintApi(APIView):
@@ -208,4 +208,5 @@ class AttemptHintApi(APIView):
         },
     )
     def get(self, request: Request, attempt_id: int) -> Response:
-        return Response(attempt_hint(attempt_for_player(attempt_id, request.user)))
+        hint = attempt_hint(attempt_for_player(attempt_id, request.user))
+        return Response(self.OutputSerializer(hint).data)

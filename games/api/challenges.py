@@ -40,7 +40,7 @@ class ChallengesTodayApi(APIView):
 
     @extend_schema(operation_id="challenges_today", responses={200: OutputSerializer})
     def get(self, request: Request) -> Response:
-        return Response(challenges_today(request.user))
+        return Response(self.OutputSerializer(challenges_today(request.user)).data)
 
 
 class ChallengeDetailApi(APIView):
@@ -52,7 +52,7 @@ class ChallengeDetailApi(APIView):
     )
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
-        return Response(challenge_detail(challenge, request.user))
+        return Response(ChallengeSerializer(challenge_detail(challenge, request.user)).data)
 
 
 class AttemptLogSerializer(serializers.Serializer[Any]):
@@ -93,7 +93,7 @@ class ChallengeAttemptsApi(APIView):
     )
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
-        return Response(challenge_public_logs(challenge))
+        return Response(self.OutputSerializer(challenge_public_logs(challenge)).data)
 
 
 class ChallengeStartApi(APIView):
@@ -119,7 +119,7 @@ class ChallengeStartApi(APIView):
     def post(self, request: Request, challenge_id: int) -> Response:
         attempt, created = attempt_start_ranked(player=request.user, challenge_id=challenge_id)
         return Response(
-            attempt_detail(attempt),
+            AttemptSerializer(attempt_detail(attempt)).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -154,4 +154,6 @@ class PracticeStartApi(APIView):
         attempt = attempt_start_practice(
             player=request.user, variant=data.validated_data.get("variant")
         )
-        return Response(attempt_detail(attempt), status=status.HTTP_201_CREATED)
+        return Response(
+            AttemptSerializer(attempt_detail(attempt)).data, status=status.HTTP_201_CREATED
+        )
