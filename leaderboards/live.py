@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.cache import cache
 from django.db import close_old_connections, connection
 
 from games.models import Attempt
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 
 BOARD_WINDOW_SECONDS = 0.25
 # Safety expiry of a claimed window, should the process that claimed it die before flushing.
-CLAIM_EXPIRY_MS = 5000
+CLAIM_EXPIRY_SECONDS = 5
 SEND_TIMEOUT_SECONDS = 5.0
 LIVE_TOP = 50
 LIVE_PLAYING = 100
@@ -138,8 +139,6 @@ class Broadcaster:
         self._own_loop: asyncio.AbstractEventLoop | None = None
         self._consumer_loop: asyncio.AbstractEventLoop | None = None
         self._claimed: set[int] = set()  # windows claimed in this process (no Redis)
-        self._redis: Any = None
-        self._redis_url: str | None = None
 
     # Called by every consumer on connect (from its loop).
     def register_consumer_loop(self) -> None:
@@ -232,40 +231,19 @@ class Broadcaster:
         payload = await in_worker_thread(board_payload, challenge_id)
         await self._group_send(challenge_id, "board.update", payload)
 
-    def _redis_client(self) -> Any:
-        """A client of the channel layer's Redis for the window claims; None without Redis."""
-        layer = self._layer()
-        hosts = getattr(layer, "hosts", None)
-        if isinstance(layer, InMemoryChannelLayer) or not hosts:
-            return None
-        host = hosts[0]
-        url = host.get("address") if isinstance(host, dict) else host
-        if not isinstance(url, str):
-            return None
-        if self._redis is None or self._redis_url != url:
-            import redis.asyncio
-
-            self._redis = redis.asyncio.Redis.from_url(
-                url, socket_connect_timeout=2, socket_timeout=2
-            )
-            self._redis_url = url
-        return self._redis
-
     def _claim_key(self, challenge_id: int) -> str:
         # The layer's prefix keeps deployments (and test workers) sharing a Redis apart.
         prefix = getattr(self._layer(), "prefix", "asgi")
         return f"{prefix}:leaderboards:board-window:{challenge_id}"
 
     async def _claim(self, challenge_id: int) -> bool:
-        client = self._redis_client()
-        if client is not None:
-            try:
-                return bool(
-                    await client.set(self._claim_key(challenge_id), 1, nx=True, px=CLAIM_EXPIRY_MS)
-                )
-            except Exception as error:
-                # Without Redis nobody else can push either: coalesce in this process.
-                log.warning("board window claim in Redis failed: %r", error)
+        """Claim the challenge's coalescing window for this process: an atomic add in the
+        shared cache (Redis with workers; this process's memory in the embedded run)."""
+        try:
+            return bool(await cache.aadd(self._claim_key(challenge_id), 1, CLAIM_EXPIRY_SECONDS))
+        except Exception as error:
+            # Without Redis nobody else can push either: coalesce in this process.
+            log.warning("board window claim in the cache failed: %r", error)
         if challenge_id in self._claimed:
             return False
         self._claimed.add(challenge_id)
@@ -273,12 +251,10 @@ class Broadcaster:
 
     async def _release(self, challenge_id: int) -> None:
         self._claimed.discard(challenge_id)
-        client = self._redis_client()
-        if client is not None:
-            try:
-                await client.delete(self._claim_key(challenge_id))
-            except Exception as error:
-                log.warning("board window release in Redis failed: %r", error)
+        try:
+            await cache.adelete(self._claim_key(challenge_id))
+        except Exception as error:
+            log.warning("board window release in the cache failed: %r", error)
 
 
 broadcaster = Broadcaster()

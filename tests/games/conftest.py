@@ -12,6 +12,8 @@ OTHER_QUICK_SEED = 1
 QUICK_LONG_SEED = 7777777777777777777
 # A deal that keeps the solver busy for a few seconds, then is solved (variant, seed).
 SLOW_SEED = ("spider1", 6)
+# A deal the solver has not won in 60 s (docs/solver.md): a verification runs to its limit.
+UNWON_IN_A_MINUTE = ("spider4", 12)
 
 
 @pytest.fixture
