@@ -65,7 +65,8 @@ def make_challenge(rounds: int) -> tuple[int, list[int]]:
         rules_version=1,
         status=Deal.Status.VERIFIED,
     )
-    day = dt.date(2040, 1, 1) + dt.timedelta(days=secrets.randbelow(20_000))
+    # A past day (a challenge before its day is "not found" for watchers), one per run.
+    day = dt.date(1970, 1, 1) + dt.timedelta(days=secrets.randbelow(18_000))
     challenge = DailyChallenge.objects.create(date=day, variant="spider1", deal=deal)
     attempts = []
     for n in range(rounds):
@@ -89,14 +90,18 @@ def finish(attempt_id: int, score: int) -> float:
 
     from games import signals
     from games.models import Attempt
+    from games.services.board_counts import board_counts_follow, board_key
 
     with transaction.atomic():
         attempt = Attempt.objects.select_for_update().get(pk=attempt_id)
+        counted_as = board_key(attempt)
         attempt.ended_at = dt.datetime.now(dt.UTC)
         attempt.elapsed_seconds = 60.0
         attempt.score = score
+        attempt.action_count = 1  # (an attempt ended with no action is on no board)
         attempt.end_reason = Attempt.EndReason.RESIGNED
         attempt.save()
+        board_counts_follow(counted_as, attempt)
         transaction.on_commit(
             lambda: signals.attempt_finished.send(
                 sender=Attempt, attempt_id=attempt.pk, challenge_id=attempt.challenge_id

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from core.api_errors import error_response
 from games.api.common import NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
+from games.api.rendering import render
 from games.api.schema import (
     AttemptSerializer,
     ScoreSerializer,
@@ -51,7 +52,7 @@ class AttemptDetailApi(APIView):
     )
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = attempt_close_if_day_over(attempt=attempt_for_player(attempt_id, request.user))
-        return Response(AttemptSerializer(attempt_detail(attempt)).data)
+        return Response(render(AttemptSerializer, attempt_detail(attempt)))
 
 
 class StrictActionField(serializers.CharField):
@@ -147,7 +148,7 @@ class AttemptActionsApi(APIView):
             offset=data.validated_data["offset"],
             actions=data.validated_data["actions"],
         )
-        return Response(self.OutputSerializer(batch).data)
+        return Response(render(self.OutputSerializer, batch))
 
 
 class AttemptResignApi(APIView):
@@ -170,7 +171,7 @@ class AttemptResignApi(APIView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         attempt = attempt_resign(attempt_id=attempt_id, player=request.user)
-        return Response(AttemptSerializer(attempt_detail(attempt)).data)
+        return Response(render(AttemptSerializer, attempt_detail(attempt)))
 
 
 class AttemptHintApi(APIView):
@@ -209,4 +210,4 @@ class AttemptHintApi(APIView):
     )
     def get(self, request: Request, attempt_id: int) -> Response:
         hint = attempt_hint(attempt_for_player(attempt_id, request.user))
-        return Response(self.OutputSerializer(hint).data)
+        return Response(render(self.OutputSerializer, hint))

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from core.api_errors import error_response
 from games.api.common import BAD_INPUT, NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
+from games.api.rendering import render
 from games.api.schema import AttemptSerializer, ChallengeSerializer
 from games.engine import VARIANTS
 from games.selectors import (
@@ -40,7 +41,7 @@ class ChallengesTodayApi(APIView):
 
     @extend_schema(operation_id="challenges_today", responses={200: OutputSerializer})
     def get(self, request: Request) -> Response:
-        return Response(self.OutputSerializer(challenges_today(request.user)).data)
+        return Response(render(self.OutputSerializer, challenges_today(request.user)))
 
 
 class ChallengeDetailApi(APIView):
@@ -52,7 +53,7 @@ class ChallengeDetailApi(APIView):
     )
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
-        return Response(ChallengeSerializer(challenge_detail(challenge, request.user)).data)
+        return Response(render(ChallengeSerializer, challenge_detail(challenge, request.user)))
 
 
 class AttemptLogSerializer(serializers.Serializer[Any]):
@@ -93,7 +94,7 @@ class ChallengeAttemptsApi(APIView):
     )
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
-        return Response(self.OutputSerializer(challenge_public_logs(challenge)).data)
+        return Response(render(self.OutputSerializer, challenge_public_logs(challenge)))
 
 
 class ChallengeStartApi(APIView):
@@ -119,7 +120,7 @@ class ChallengeStartApi(APIView):
     def post(self, request: Request, challenge_id: int) -> Response:
         attempt, created = attempt_start_ranked(player=request.user, challenge_id=challenge_id)
         return Response(
-            AttemptSerializer(attempt_detail(attempt)).data,
+            render(AttemptSerializer, attempt_detail(attempt)),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -155,5 +156,5 @@ class PracticeStartApi(APIView):
             player=request.user, variant=data.validated_data.get("variant")
         )
         return Response(
-            AttemptSerializer(attempt_detail(attempt)).data, status=status.HTTP_201_CREATED
+            render(AttemptSerializer, attempt_detail(attempt)), status=status.HTTP_201_CREATED
         )

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from core.api_errors import error_response
 from games.api.common import NOT_FOUND
+from games.api.rendering import render
 from games.api.schema import StateViewSerializer
 from games.errors import BadStepError
 from games.selectors import (
@@ -101,7 +102,7 @@ class AttemptReplayApi(APIView):
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = attempt_close_if_day_over(attempt=attempt_for_replay(attempt_id, request.user))
         step = parse_step(request.query_params.get("step"), len(attempt.log))
-        return Response(self.OutputSerializer(attempt_replay_step(attempt, step)).data)
+        return Response(render(self.OutputSerializer, attempt_replay_step(attempt, step)))
 
 
 class ChallengeSolutionApi(APIView):
@@ -126,4 +127,4 @@ class ChallengeSolutionApi(APIView):
     def get(self, request: Request, challenge_id: int) -> Response:
         challenge = challenge_for_viewing(challenge_id)
         step = parse_step(request.query_params.get("step"), len(challenge.deal.solution or []))
-        return Response(self.OutputSerializer(solution_replay_step(challenge, step)).data)
+        return Response(render(self.OutputSerializer, solution_replay_step(challenge, step)))
