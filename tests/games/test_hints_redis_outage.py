@@ -3,11 +3,13 @@
 A hint first looks for a line remembered in the cache; with Redis down that read raised
 ConnectionError, a 500. Now a hint then follows the deal's solution or searches (the
 line found is simply not remembered); with workers, a broker that cannot be reached is a
-503 hints_busy (games/hints.py).
+503 hints_busy (games/services/hints.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -20,11 +22,9 @@ from tests.games.test_api_hints import hint, start_off_the_solution, start_pract
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_process")]
 
 
-def test_a_hint_along_the_solution_is_answered_with_the_cache_down(
-    settings: Any,
-) -> None:
-    client = client_for(make_player())
-    attempt_id, solution = start_practice(client)
+@contextmanager
+def the_cache_down(settings: Any) -> Iterator[None]:
+    """The cache pointed at a Redis that does not answer (a port held, never listening)."""
     with dead_port() as port:
         settings.CACHES = {
             "default": {
@@ -32,6 +32,15 @@ def test_a_hint_along_the_solution_is_answered_with_the_cache_down(
                 "LOCATION": f"redis://127.0.0.1:{port}/0",
             }
         }
+        yield
+
+
+def test_a_hint_along_the_solution_is_answered_with_the_cache_down(
+    settings: Any,
+) -> None:
+    client = client_for(make_player())
+    attempt_id, solution = start_practice(client)
+    with the_cache_down(settings):
         response = hint(client, attempt_id)
     assert response.status_code == 200, response.content
     assert response.json()["action"] == solution[0]
@@ -41,13 +50,7 @@ def test_a_hint_off_the_solution_is_searched_with_the_cache_down(settings: Any) 
     client = client_for(make_player())
     attempt_id, board = start_off_the_solution(client)
     settings.HINT_SECONDS = 20.0
-    with dead_port() as port:
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "core.redis_cache.SharedRedisCache",
-                "LOCATION": f"redis://127.0.0.1:{port}/0",
-            }
-        }
+    with the_cache_down(settings):
         response = hint(client, attempt_id)
     assert response.status_code == 200, response.content
     assert response.json()["action"] in board.legal_actions()
