@@ -102,19 +102,6 @@ def attempt_board(attempt: Attempt, upto: int | None = None) -> engine.Board:
     return stored_board(attempt.deal, log, f"attempt {attempt.pk}")
 
 
-def score_dict(actions: int, elapsed: float, board: engine.Board) -> dict[str, Any]:
-    breakdown = engine.score_breakdown(actions, elapsed, board)
-    return {
-        "total": breakdown.total,
-        "base": breakdown.base,
-        "actions": breakdown.actions,
-        "time_penalty": breakdown.time_penalty,
-        "foundations": breakdown.foundations,
-        "foundation_bonus": breakdown.foundation_bonus,
-        "win_bonus": breakdown.win_bonus,
-    }
-
-
 # --- what a player (or anyone) may see ------------------------------------------------
 
 
@@ -275,8 +262,9 @@ def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str
         "score": attempt.score
         if attempt.is_over
         else engine.score(len(attempt.log), last_time, board),
-        # How the score is made (the final score's parts once over), for the result panel.
-        "score_parts": score_dict(
+        # How the score is made (the final score's parts once over), for the result panel;
+        # the API's ScoreSerializer renders the engine's breakdown, as for an actions answer.
+        "score_parts": engine.score_breakdown(
             len(attempt.log),
             float(attempt.elapsed_seconds or 0.0) if attempt.is_over else last_time,
             board,
