@@ -25,6 +25,7 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.models import BOARD_CONDITION, Attempt, BoardScoreCount, DailyChallenge
+from leaderboards.models import LeagueMember
 
 MAX_LIMIT = 200
 # Score buckets of the results histogram: [0, 100), [100, 200), … and one for 700 and above.
@@ -74,7 +75,7 @@ ROW_FIELDS = (
 )
 
 
-def _row(attempt: Attempt, rank: int) -> BoardRow:
+def board_row(attempt: Attempt, rank: int) -> BoardRow:
     assert attempt.score is not None and attempt.elapsed_seconds is not None
     assert attempt.ended_at is not None
     return BoardRow(
@@ -107,7 +108,7 @@ def leaderboard_for_day(
         .annotate(board_rank=Window(Rank(), order_by=list(BOARD_ORDER)))
         .order_by(*BOARD_ORDER, "id")[offset : offset + limit]
     )
-    return [_row(attempt, attempt.board_rank) for attempt in attempts]
+    return [board_row(attempt, attempt.board_rank) for attempt in attempts]
 
 
 def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
@@ -146,19 +147,19 @@ def player_rank(challenge: DailyChallenge | int, player: Any) -> BoardRow | None
     found = attempt.only(*ROW_FIELDS).first()
     if found is None:
         return None
-    return _row(found, count_strictly_better(challenge_id, found) + 1)
+    return board_row(found, count_strictly_better(challenge_id, found) + 1)
 
 
 def players_counts(challenge: DailyChallenge | int) -> dict[str, int]:
     """How many players are playing (open ranked attempts, not voided) and how many are on
     the board."""
     challenge_id = _challenge_id(challenge)
-    playing = _playing(challenge_id).count()
+    playing = playing_attempts(challenge_id).count()
     finished = _sum_counts(BoardScoreCount.objects.filter(challenge_id=challenge_id))
     return {"playing": playing, "finished": finished}
 
 
-def _playing(challenge_id: int) -> QuerySet[Attempt]:
+def playing_attempts(challenge_id: int) -> QuerySet[Attempt]:
     """Open ranked attempts; a voided one has left the live panels as it left the board."""
     return Attempt.objects.filter(
         challenge_id=challenge_id, kind=Attempt.Kind.RANKED, ended_at__isnull=True, voided=False
@@ -168,7 +169,7 @@ def _playing(challenge_id: int) -> QuerySet[Attempt]:
 def live_progress(challenge: DailyChallenge | int, limit: int = 100) -> list[dict[str, Any]]:
     """Everyone playing now (the most recently active first): no log, no card."""
     attempts = (
-        _playing(_challenge_id(challenge))
+        playing_attempts(_challenge_id(challenge))
         .select_related("player")
         .order_by(F("last_action_at").desc(nulls_last=True), "id")[:limit]
     )
@@ -316,7 +317,7 @@ WITH wins AS (
     ) AS nth
     FROM {attempt} a JOIN {challenge} c ON c.id = a.challenge_id
     WHERE a.kind = %s AND a.won AND NOT a.voided AND a.ended_at IS NOT NULL
-      AND c.date >= %s AND c.date <= %s
+      AND c.date >= %s AND c.date <= %s{league_clause}
 ), totals AS (
     SELECT player_id, SUM(score) AS total, COUNT(*) AS days, SUM(elapsed_seconds) AS seconds
     FROM wins WHERE nth = 1 GROUP BY player_id
@@ -329,12 +330,19 @@ LIMIT %s
 """
 
 
+_LEAGUE_CLAUSE = """
+      AND a.player_id IN (SELECT m.player_id FROM {member} m WHERE m.league_id = %s)"""
+
+
 def alltime_board(
-    days: int = 30, limit: int = 50, today: dt.date | None = None
+    days: int = 30,
+    limit: int = 50,
+    today: dt.date | None = None,
+    league_id: int | None = None,
 ) -> list[dict[str, Any]]:
     """Each player's won dailies over the last ``days`` (today and the ``days - 1`` before):
     the sum of each day's best winning score (any variant), ranked as RULES.md says. Equal
-    in total, days won and time share a rank.
+    in total, days won and time share a rank. With ``league_id``: its members only.
     """
     today = today or timezone.now().date()
     first = today - dt.timedelta(days=max(1, days) - 1)
@@ -344,11 +352,17 @@ def alltime_board(
         challenge=connection.ops.quote_name(DailyChallenge._meta.db_table),
         user=connection.ops.quote_name(user_model._meta.db_table),
         username=connection.ops.quote_name(user_model.USERNAME_FIELD),
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            sql, [Attempt.Kind.RANKED.value, first, today, max(0, min(limit, MAX_LIMIT))]
+        league_clause=_LEAGUE_CLAUSE.format(
+            member=connection.ops.quote_name(LeagueMember._meta.db_table)
         )
+        if league_id is not None
+        else "",
+    )
+    params: list[Any] = [Attempt.Kind.RANKED.value, first, today]
+    if league_id is not None:
+        params.append(league_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, max(0, min(limit, MAX_LIMIT))])
         rows = cursor.fetchall()
     return [
         {
@@ -366,9 +380,10 @@ STREAK_WINDOW_DAYS = 366
 
 
 def streak_board(
-    variant: str, limit: int = 50, today: dt.date | None = None
+    variant: str, limit: int = 50, today: dt.date | None = None, league_id: int | None = None
 ) -> list[dict[str, Any]]:
-    """Players by their current streak of won dailies of ``variant`` (as :func:`streaks`).
+    """Players by their current streak of won dailies of ``variant`` (as :func:`streaks`);
+    with ``league_id``, its members only.
 
     Only a player who won today's or yesterday's daily can have a current streak, so the
     board reads the wins of those players alone, over the last STREAK_WINDOW_DAYS days (a
@@ -383,6 +398,8 @@ def streak_board(
         ended_at__isnull=False,
         challenge__variant=variant,
     )
+    if league_id is not None:
+        wins = wins.filter(player__league_memberships__league_id=league_id)
     candidates = set(
         wins.filter(challenge__date__gte=yesterday).values_list("player_id", flat=True)
     )
