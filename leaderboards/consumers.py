@@ -106,18 +106,20 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         live.broadcaster.register_consumer_loop()
         await self.accept()
         self.accepted = True
+        if not await database_sync_to_async(self.may_watch)():
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         try:
             # Join before reading, so that nothing committed after the snapshot is missed.
-            async with _group_calls_gate():
-                await self.channel_layer.group_add(self.group_name, self.channel_name)
-            self.joined = True
+            for group in self.group_names():
+                async with _group_calls_gate():
+                    await self.channel_layer.group_add(group, self.channel_name)
+                self.joined = True
         except Exception as error:
             self._log_outage(error)
             await self.close(code=CLOSE_UNAVAILABLE)
             raise StopConsumer from None  # done: reading the channel would fail the same way
-        snapshot = await database_sync_to_async(live.snapshot_payload)(
-            self.challenge_id, self.player_id
-        )
+        snapshot = await database_sync_to_async(self.read_snapshot)()
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -125,11 +127,30 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         self.own_checked_at = time.monotonic()
         await self.send_json(snapshot)
 
+    # --- what subclasses (a league's board) change ---
+
+    def may_watch(self) -> bool:
+        """Whether this watcher may see this board at all (else 4404, as for no board)."""
+        return True
+
+    def group_names(self) -> list[str]:
+        return [self.group_name]
+
+    def read_snapshot(self) -> dict[str, Any] | None:
+        return live.snapshot_payload(self.challenge_id, self.player_id)
+
+    def read_own_row(self) -> dict[str, Any] | None:
+        return live.own_row(self.challenge_id, self.player_id)
+
+    async def pinged(self) -> None:
+        """The client pinged: it is still watching."""
+
     async def disconnect(self, code: int) -> None:
         if self.joined:
             try:
-                async with _group_calls_gate():
-                    await self.channel_layer.group_discard(self.group_name, self.channel_name)
+                for group in self.group_names():
+                    async with _group_calls_gate():
+                        await self.channel_layer.group_discard(group, self.channel_name)
             except Exception as error:  # the group entry expires on its own
                 log.warning("watcher of challenge %s not discarded: %r", self.challenge_id, error)
 
@@ -141,6 +162,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
             except (ValueError, RecursionError):
                 message = None
         if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
+            await self.pinged()
             await self.send_json({"type": "pong"})
             return
         await self.close(code=CLOSE_BAD_MESSAGE)
@@ -148,6 +170,10 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     # --- group events, named after their type ---
 
     async def board_update(self, event: dict[str, Any]) -> None:
+        await self.forward_board(event)
+
+    async def forward_board(self, event: dict[str, Any]) -> None:
+        """Send a board push, with the signed-in watcher's own row added."""
         payload = event["payload"]
         if self.player_id is None:
             await self.send(text_data=event["text"])
@@ -171,5 +197,5 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         now = time.monotonic()
         if now - self.own_checked_at >= OWN_RANK_REFRESH_SECONDS:
             self.own_checked_at = now
-            self.own = await database_sync_to_async(live.own_row)(self.challenge_id, self.player_id)
+            self.own = await database_sync_to_async(self.read_own_row)()
         return self.own

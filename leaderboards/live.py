@@ -17,7 +17,8 @@ this process without Redis) and schedules a flush at the window's end; later fin
 the window find it claimed and do nothing. The flush first releases the claim and only
 then reads the board, so a finish committed before the read is in it and one committed
 after can claim the next window: no finish is left out of the last push. The board is
-computed once per flush and sent to the group, not once per watcher.
+computed once per flush and sent to the group, not once per watcher; so are the boards of
+the challenge's leagues that have watchers (leaderboards/leagues/live.py), one group each.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from django.db import close_old_connections, connection
 from games.models import Attempt
 from games.selectors import visible_challenge
 from leaderboards import selectors
+from leaderboards.leagues.live import league_board_payloads
 
 log = logging.getLogger(__name__)
 
@@ -196,15 +198,15 @@ class Broadcaster:
             log.exception("live push failed")
 
     async def _group_send(self, challenge_id: int, event_type: str, payload: Any) -> None:
+        await self._send_to(group_name(challenge_id), event_type, payload)
+
+    async def _send_to(self, group: str, event_type: str, payload: Any) -> None:
         # Encoded once here, not once per watcher (consumers send the text as it is).
         event = {"type": event_type, "payload": payload, "text": json.dumps(payload)}
         try:
-            await asyncio.wait_for(
-                self._layer().group_send(group_name(challenge_id), event),
-                SEND_TIMEOUT_SECONDS,
-            )
+            await asyncio.wait_for(self._layer().group_send(group, event), SEND_TIMEOUT_SECONDS)
         except Exception as error:  # Redis down or slow: the data is safe in PostgreSQL
-            log.warning("live push %s to challenge %s lost: %r", event_type, challenge_id, error)
+            log.warning("live push %s to %s lost: %r", event_type, group, error)
 
     # --- progress and voids: sent as they come ---
 
@@ -216,6 +218,7 @@ class Broadcaster:
     async def _send_voided(self, challenge_id: int, attempt_id: int) -> None:
         payload = await in_worker_thread(_voided_payload, challenge_id, attempt_id)
         await self._group_send(challenge_id, "board.update", payload)
+        await self._flush_leagues(challenge_id)
 
     # --- boards: coalesced ---
 
@@ -230,6 +233,13 @@ class Broadcaster:
         await self._release(challenge_id)
         payload = await in_worker_thread(board_payload, challenge_id)
         await self._group_send(challenge_id, "board.update", payload)
+        await self._flush_leagues(challenge_id)
+
+    async def _flush_leagues(self, challenge_id: int) -> None:
+        """The same window's boards of the challenge's watched leagues (each computed once,
+        all in one query, and sent to the league's group)."""
+        for group, payload in await in_worker_thread(league_board_payloads, challenge_id):
+            await self._send_to(group, "league_board.update", payload)
 
     def _claim_key(self, challenge_id: int) -> str:
         # The layer's prefix keeps deployments (and test workers) sharing a Redis apart.
