@@ -16,4 +16,7 @@ urlpatterns = [
     path("leaderboards/streaks/", views.leaderboard_streaks, name="leaderboard-streaks"),
     path("leaderboards/<int:challenge_id>/", views.leaderboard_day, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
+    path("leagues/", views.leagues, name="leagues"),
+    path("leagues/<int:league_id>/", views.league, name="league"),
+    path("leagues/join/<str:code>/", views.league_join, name="league-join"),
 ]

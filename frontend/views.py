@@ -112,3 +112,26 @@ def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"page": "player", "username": username})
+
+
+@ensure_csrf_cookie
+def leagues(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/leagues.html", {"page": "leagues", "mode": "list"})
+
+
+@ensure_csrf_cookie
+def league(request: HttpRequest, league_id: int) -> HttpResponse:
+    return render(
+        request,
+        "frontend/leagues.html",
+        {"page": "league", "mode": "league", "league_id": league_id},
+    )
+
+
+@ensure_csrf_cookie
+def league_join(request: HttpRequest, code: str) -> HttpResponse:
+    # The code is the visitor's own (it is in the address they followed); the page only
+    # hands it to the API when they press Join.
+    return render(
+        request, "frontend/leagues.html", {"page": "league-join", "mode": "join", "code": code}
+    )

@@ -1,10 +1,15 @@
-// The live feed of one challenge (ws/challenges/<id>/): a snapshot on connect, then
-// `board` and `progress` pushes. Reconnects with exponential backoff and keeps a ping going.
+// The live feed of one challenge (ws/challenges/<id>/, or its board within one league:
+// ws/challenges/<id>/leagues/<league_id>/): a snapshot on connect, then `board` and
+// `progress` pushes. Reconnects with exponential backoff and keeps a ping going.
 
 const PING_EVERY_MS = 20000;
 const NO_RETRY_CODES = new Set([4400, 4404]);
 
-export function connectLive(challengeId, { onMessage, onState }) {
+export function livePath(challengeId, leagueId = null) {
+  return `/ws/challenges/${challengeId}/${leagueId ? `leagues/${leagueId}/` : ""}`;
+}
+
+export function connectLive(challengeId, { onMessage, onState, leagueId = null }) {
   let socket = null;
   let attempt = 0;
   let pingTimer = null;
@@ -13,7 +18,7 @@ export function connectLive(challengeId, { onMessage, onState }) {
 
   function open() {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${window.location.host}/ws/challenges/${challengeId}/`);
+    socket = new WebSocket(`${scheme}://${window.location.host}${livePath(challengeId, leagueId)}`);
     onState("connecting");
     socket.addEventListener("open", () => {
       attempt = 0;

@@ -4,8 +4,8 @@
 // play/game.js (the game and its moves), play/input.js (board input), play/actions.js
 // (posting actions, retries), play/panels.js (result, hint, live panel), play/moves.js and
 // play/focus.js (notation and keyboard focus), play/attempt.js (the attempt's data).
-import { api, errorCode, errorMessage, me, VARIANT_NAMES } from "./api.js";
-import { connectLive } from "./live.js";
+import { api, el, errorCode, errorMessage, me, VARIANT_NAMES } from "./api.js";
+import { connectLive, PlayingSet } from "./live.js";
 import { createGame, sleep } from "./play/game.js";
 import { attachBoardInput, attachShortcutKeys } from "./play/input.js";
 import { hintMark, hintText, liveStateText, renderLive } from "./play/panels.js";
@@ -123,11 +123,20 @@ $("copy-share").addEventListener("click", async () => {
 
 // --- live panel (dailies) ---------------------------------------------------------------
 
-function startLive() {
-  connectLive(challengeId, {
+// The board of everyone, or of one of the player's leagues (the switch; ?league=<id>).
+let live = null;
+
+function startLive(leagueId = null) {
+  if (live) live.close();
+  S.leagueId = leagueId;
+  S.playing = new PlayingSet();
+  $("my-rank").textContent = "";
+  live = connectLive(challengeId, {
+    leagueId,
     onMessage(message) {
       const rank = renderLive($, message, { user: S.user, playing: S.playing });
-      if (rank === null) return;
+      // The result shows the rank on the day's board, not within a league.
+      if (rank === null || S.leagueId) return;
       S.rank = rank;
       if (S.attempt && S.attempt.over) game.showResult();
     },
@@ -136,6 +145,22 @@ function startLive() {
       $("live-state").dataset.state = state;
     },
   });
+}
+
+async function offerLeagues() {
+  if (!S.user) return null;
+  const answer = await api("GET", "leagues/").catch(() => null);
+  if (!answer || !answer.ok || !answer.data.length) return null;
+  const select = $("board-scope");
+  select.append(...answer.data.map((league) => el("option", { value: String(league.id), text: league.name })));
+  $("board-scope-row").hidden = false;
+  select.addEventListener("change", () => startLive(Number(select.value) || null));
+  const wanted = new URLSearchParams(window.location.search).get("league");
+  if (answer.data.some((league) => String(league.id) === wanted)) {
+    select.value = wanted;
+    return Number(wanted);
+  }
+  return null;
 }
 
 // --- start-up -----------------------------------------------------------------------------
@@ -218,7 +243,7 @@ async function loadDaily() {
     $("replays-link").href = `/challenges/${challengeId}/replays/`;
     $("replays-link").hidden = false;
   }
-  startLive();
+  startLive(await offerLeagues());
   ready();
 }
 

@@ -86,6 +86,12 @@ export function liveStateText(state, delay) {
   }[state];
 }
 
+// A league's board (its snapshot names the league, its pushes carry league_id) ranks
+// within the league.
+export function myRankLabel(message) {
+  return message.league || message.league_id ? "Your rank in the league" : "Your rank";
+}
+
 // Draw one live message (a snapshot, or a board or progress push; `playing` is the page's
 // PlayingSet, updated here). Returns the watcher's own rank when the message has it.
 export function renderLive($, message, { user, playing }) {
@@ -102,7 +108,7 @@ export function renderLive($, message, { user, playing }) {
     if (!message.top.length) body.append(el("tr", {}, el("td", { colspan: "5", text: "Nobody has finished yet." })));
     if (message.me) {
       rank = message.me.rank;
-      $("my-rank").textContent = `Your rank: ${message.me.rank} (score ${message.me.score})`;
+      $("my-rank").textContent = `${myRankLabel(message)}: ${message.me.rank} (score ${message.me.score})`;
     }
   }
   playing.apply(message);

@@ -1,0 +1,131 @@
+"""League pages in a real browser: my leagues, a league's page (today's board, members,
+invite link, the owner's tools), joining by the link, and the league switch of the play
+page's live panel."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
+from tests.frontend.helpers import Recorder, assert_no_hidden_cards, sign_in
+from tests.frontend.test_pages import finished_games
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def ready(page: Page) -> None:
+    page.wait_for_selector("#leaguepage[data-ready='true']")
+
+
+def test_create_invite_join_board_rotate_and_remove(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    base = asgi_server.url
+    make_player("olga")
+    make_player("late")
+    # fred (to join) resigns after 3 actions; zed (an outsider) has the day's best game.
+    finished_games(daily, {"zed": None, "fred": 3})
+
+    owner = browser.new_context(viewport=DESKTOP).new_page()
+    sign_in(owner, base, "olga", "/leagues/")
+    ready(owner)
+    expect(owner.locator("#my-leagues")).to_contain_text("You are in no league yet.")
+    owner.fill("#league-name", "   ")
+    owner.click("#create-form button")
+    expect(owner.locator("#status")).to_contain_text("may not be blank")
+    owner.fill("#league-name", "Night owls")
+    owner.click("#create-form button")
+    owner.wait_for_url(re.compile(r"/leagues/\d+/$"))
+    ready(owner)
+    expect(owner.locator("#league-title")).to_have_text("Night owls")
+    link = owner.locator("#invite-link").input_value()
+    assert re.fullmatch(rf"{re.escape(base)}/leagues/join/[\w-]+/", link), link
+
+    friend = browser.new_context(viewport=PHONE).new_page()
+    sign_in(friend, base, "fred", "/")
+    friend.goto(link)
+    ready(friend)
+    friend.click("#join")
+    friend.wait_for_url(re.compile(r"/leagues/\d+/$"))
+    ready(friend)
+    expect(friend.locator("#members li")).to_have_count(2)
+    expect(friend.locator("#leave")).to_be_visible()
+    expect(friend.locator("#rotate-invite")).to_be_hidden()
+
+    # Today's board of the league: its members only, ranked within it.
+    owner.reload()
+    ready(owner)
+    board = owner.locator(f".league-board[data-challenge='{daily.challenge_id}']")
+    expect(board.locator("tbody tr")).to_have_count(1)
+    expect(board.locator("tbody tr").first).to_contain_text("fred")
+    expect(board).not_to_contain_text("zed")
+
+    # A new link: the old one refuses with the server's words.
+    owner.click("#rotate-invite")
+    expect(owner.locator("#status")).to_contain_text("old one no longer works")
+    assert owner.locator("#invite-link").input_value() != link
+    late = browser.new_context(viewport=DESKTOP).new_page()
+    sign_in(late, base, "late", "/")
+    late.goto(link)
+    ready(late)
+    late.click("#join")
+    expect(late.locator("#status")).to_contain_text("not valid")
+
+    # The owner removes fred; his page of the league is gone.
+    owner.click("#members li[data-member='fred'] button")
+    expect(owner.locator("#status")).to_contain_text("fred was removed")
+    expect(owner.locator("#members li")).to_have_count(1)
+    friend.reload()
+    ready(friend)
+    expect(friend.locator("#status")).to_contain_text("not a member")
+    for page in (owner, friend, late):
+        page.context.close()
+
+
+def test_the_play_pages_live_panel_switches_to_a_league(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    from leaderboards.leagues.services import league_create, league_join
+
+    base = asgi_server.url
+    from django.contrib.auth import get_user_model
+
+    finished_games(daily, {"zed": None, "bob": 4})
+    ann = make_player("ann")
+    league = league_create(owner=ann, name="Pals")
+    league_join(player=get_user_model().objects.get(username="bob"), code=league.invite_code)
+    close_connection()
+
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    recorder = Recorder()
+    recorder.attach(page)
+    sign_in(page, base, "ann", f"/play/{daily.challenge_id}/?league={league.pk}")
+    page.wait_for_selector("#play[data-ready='true']")
+    expect(page.locator("#board-scope")).to_have_value(str(league.pk))
+    rows = page.locator("#leaderboard tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("bob")
+
+    page.select_option("#board-scope", "")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_contain_text("zed")
+
+    page.select_option("#board-scope", str(league.pk))
+    expect(rows).to_have_count(1)
+    # A live push of the league: ann finishes and ranks first within it.
+    page.click("#start")
+    expect(page.locator("#status")).to_contain_text("clock is running")
+    page.evaluate("(actions) => window.astrocyte.send(actions)", daily.solution)
+    expect(rows).to_have_count(2, timeout=15000)
+    expect(rows.first).to_contain_text("ann")
+    expect(page.locator("#my-rank")).to_contain_text("Your rank in the league: 1")
+    assert_no_hidden_cards(recorder)
+    page.context.close()
