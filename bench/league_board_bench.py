@@ -11,7 +11,7 @@ it). A league of ``--members`` of those players, drawn with a fixed seed, is mad
 Each figure is the median and the 99th percentile of ``--runs`` calls of the real reads,
 Django ORM and all, after 10 warm-up calls: the league's whole day board (what
 ``GET /api/v1/leagues/<id>/challenges/<id>/`` and a league watcher's snapshot read), the
-boards of the live flush (the top 50 of ``--leagues`` watched leagues in one query), and
+boards of the live flush (the top 50 of each of ``--leagues`` watched leagues), and
 the league's all-time and streak boards.
 """
 
@@ -104,7 +104,7 @@ def main() -> None:
 
     figures = {
         f"the league's day board, all {board.finished} rows ranked (league_day_board)": day_board,
-        f"the live flush: top 50 of {len(league_ids)} leagues in one query": flush,
+        f"the live flush: top 50 of {len(league_ids)} watched leagues": flush,
         "the league's all-time board, 30 days (alltime_board)": alltime,
         "the league's streak board (streak_board)": streaks,
     }
@@ -118,13 +118,14 @@ def main() -> None:
         "| read | median | p99 | max |",
         "|---|---|---|---|",
     ]
+    print("\n".join(lines), flush=True)
     for name, call in figures.items():
         figure = measure(call, args.runs)
-        lines.append(
+        print(
             f"| {name} | {figure['median_ms']:.2f} ms | {figure['p99_ms']:.2f} ms "
-            f"| {figure['max_ms']:.2f} ms |"
+            f"| {figure['max_ms']:.2f} ms |",
+            flush=True,
         )
-    print("\n".join(lines))
     if args.plans:
         print("\n== the league's day board\n" + explain(day_board))
         print("\n== the league's all-time board\n" + explain(alltime))

@@ -1,24 +1,40 @@
 """A league's daily board: the day's ranking (leaderboards/selectors.py) over its members.
 
 One query ranks the board attempts of one challenge whose player is in the league: the
-membership's unique index (league, player) gives the members, and each member's attempt is
-one probe of the ranked-attempt index (player, challenge). ``RANK()`` runs per league, so
-the live flush ranks every watched league of a challenge in the same single query.
+members from the membership's unique index (league, player), each one's attempt by one
+probe of the ranked-attempt index (player, challenge), and the username by one probe of
+the users' primary key per row (a subquery, so that the planner never trades those few
+probes for a scan of every user). ``RANK()`` over those rows is the rank within the league.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Window
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Rank
 
+from games.models import Attempt
 from leaderboards import selectors
-from leaderboards.selectors import BOARD_ORDER, ROW_FIELDS, BoardRow
+from leaderboards.models import LeagueMember
+from leaderboards.selectors import BOARD_ORDER, BoardRow
 
-MEMBER_LEAGUE = "player__league_memberships__league_id"
+ROW_VALUES = (
+    "id",
+    "score",
+    "elapsed_seconds",
+    "action_count",
+    "won",
+    "runs_completed",
+    "ended_at",
+    "username",
+    "league_rank",
+    "league_size",
+)
 
 
 @dataclass
@@ -34,56 +50,111 @@ class LeagueDayBoard:
         return next((row for row in self.rows if row.username == username), None)
 
 
+def _members(league_id: int) -> QuerySet[LeagueMember]:
+    return LeagueMember.objects.filter(league_id=league_id).values("player_id")
+
+
+def _username() -> Subquery:
+    user_model = get_user_model()
+    names = user_model.objects.filter(pk=OuterRef("player_id")).values(user_model.USERNAME_FIELD)
+    return Subquery(names)
+
+
+def _row(values: dict[str, Any]) -> BoardRow:
+    ended_at: dt.datetime = values["ended_at"]
+    return BoardRow(
+        rank=values["league_rank"],
+        username=values["username"],
+        score=values["score"],
+        elapsed_seconds=values["elapsed_seconds"],
+        action_count=values["action_count"],
+        won=values["won"],
+        runs_completed=values["runs_completed"],
+        ended_at=ended_at,
+        attempt_id=values["id"],
+    )
+
+
+def _ranked(challenge_id: int, league_id: int) -> QuerySet[Attempt]:
+    return (
+        selectors.board_attempts(challenge_id)
+        .filter(player_id__in=_members(league_id))
+        .annotate(
+            username=_username(),
+            league_rank=Window(Rank(), order_by=list(BOARD_ORDER)),
+            league_size=Window(Count("id")),
+        )
+    )
+
+
+def league_day_board(challenge_id: int, league_id: int, top: int | None = None) -> LeagueDayBoard:
+    """The league's board of the challenge (its first ``top`` ranks, or all of it: at most
+    one row a member) and its counts, in two queries."""
+    ranked = _ranked(challenge_id, league_id)
+    if top is not None:
+        ranked = ranked.filter(league_rank__lte=top)
+    board = LeagueDayBoard()
+    for values in ranked.order_by(*BOARD_ORDER, "id").values(*ROW_VALUES):
+        board.finished = values["league_size"]
+        if top is None or len(board.rows) < top:
+            board.rows.append(_row(values))
+    if top is not None and len(board.rows) == top:  # more rows below: count them all
+        board.finished = (
+            selectors.board_attempts(challenge_id).filter(player_id__in=_members(league_id)).count()
+        )
+    board.playing = (
+        selectors.playing_attempts(challenge_id).filter(player_id__in=_members(league_id)).count()
+    )
+    return board
+
+
+def _strictly_better(attempt: dict[str, Any]) -> Q:
+    """RULES.md's order: won first, then score, elapsed time, end (as ``BOARD_ORDER``)."""
+    same = Q(won=attempt["won"])
+    better = same & Q(score__gt=attempt["score"])
+    same &= Q(score=attempt["score"])
+    better |= same & Q(elapsed_seconds__lt=attempt["elapsed_seconds"])
+    same &= Q(elapsed_seconds=attempt["elapsed_seconds"])
+    better |= same & Q(ended_at__lt=attempt["ended_at"])
+    return better | Q(won=True) if not attempt["won"] else better
+
+
+def league_rank_of(challenge_id: int, league_id: int, player_id: int) -> BoardRow | None:
+    """The player's row ranked within the league, wherever it is (None if not on the
+    board, or not a member): their attempt, and a count of the members' better ones."""
+    members = _members(league_id)
+    found = (
+        selectors.board_attempts(challenge_id)
+        .filter(player_id=player_id, player_id__in=members)
+        .annotate(username=_username())
+        .values(*ROW_VALUES[:-2])
+        .first()
+    )
+    if found is None:
+        return None
+    better = (
+        selectors.board_attempts(challenge_id)
+        .filter(_strictly_better(found), player_id__in=members)
+        .count()
+    )
+    return _row({**found, "league_rank": better + 1})
+
+
 def league_day_boards(
     challenge_id: int, league_ids: Iterable[int], top: int | None = None
 ) -> dict[int, LeagueDayBoard]:
-    """Each league's board of the challenge (its first ``top`` ranks, or all of it) and
-    counts: two queries whatever the number of leagues."""
-    ids = sorted(set(league_ids))
-    boards = {league_id: LeagueDayBoard() for league_id in ids}
-    if not ids:
-        return boards
-    league = F(MEMBER_LEAGUE)
-    ranked = (
-        selectors.board_attempts(challenge_id)
-        .filter(**{f"{MEMBER_LEAGUE}__in": ids})
-        .select_related("player")
-        .only(*ROW_FIELDS)
-        .annotate(
-            board_league=league,
-            league_rank=Window(Rank(), partition_by=[league], order_by=list(BOARD_ORDER)),
-            league_size=Window(Count("id"), partition_by=[league]),
-        )
-    )
-    if top is not None:
-        ranked = ranked.filter(league_rank__lte=top)
-    for attempt in ranked.order_by("board_league", *BOARD_ORDER, "id"):
-        board = boards[attempt.board_league]
-        board.finished = attempt.league_size
-        if top is None or len(board.rows) < top:
-            board.rows.append(selectors.board_row(attempt, attempt.league_rank))
-    playing = (
-        selectors.playing_attempts(challenge_id)
-        .filter(**{f"{MEMBER_LEAGUE}__in": ids})
-        .values(MEMBER_LEAGUE)
-        .annotate(count=Count("id"))
-        .order_by()
-    )
-    for row in playing:
-        boards[row[MEMBER_LEAGUE]].playing = row["count"]
-    return boards
-
-
-def league_day_board(challenge_id: int, league_id: int) -> LeagueDayBoard:
-    """The whole board of one league (at most its members' count of rows)."""
-    return league_day_boards(challenge_id, [league_id])[league_id]
+    """The boards of several leagues (a push window's watched leagues), each read once."""
+    return {
+        league_id: league_day_board(challenge_id, league_id, top)
+        for league_id in sorted(set(league_ids))
+    }
 
 
 def league_progress(challenge_id: int, league_id: int, limit: int) -> list[dict[str, Any]]:
     """The members playing now (the most recently active first): no log, no card."""
-    attempts = (
+    attempts: QuerySet[Attempt] = (
         selectors.playing_attempts(challenge_id)
-        .filter(**{MEMBER_LEAGUE: league_id})
+        .filter(player_id__in=_members(league_id))
         .select_related("player")
         .order_by(F("last_action_at").desc(nulls_last=True), "id")[:limit]
     )

@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -298,3 +299,31 @@ def test_the_leagues_api_is_in_the_schema() -> None:
     ):
         assert path in paths, path
     assert "409" in paths["/api/v1/leagues/join/"]["post"]["responses"]
+
+
+def test_your_rank_in_the_league_outside_the_page_follows_the_boards_order() -> None:
+    challenge = make_challenge()
+    owner = make_player("owner")
+    league = create(owner)
+    games = [  # (name, score, elapsed, won): the order RULES.md gives, best first
+        ("w1", 300, 50.0, True),
+        ("w2", 300, 70.0, True),
+        ("l1", 600, 10.0, False),
+        ("l2", 500, 10.0, False),
+        ("l3", 500, 20.0, False),
+    ]
+    for name, score, elapsed, won in games:
+        player = make_player(name)
+        join(player, league["invite_code"])
+        make_attempt(challenge, player, score=score, elapsed=elapsed, won=won)
+    make_attempt(challenge, make_player("zz"), score=999, won=True)  # not a member
+    for position, (name, *_) in enumerate(games, start=1):
+        player = get_user_model().objects.get(username=name)
+        body = (
+            client_for(player)
+            .get(f"/api/v1/leagues/{league['id']}/challenges/{challenge.pk}/?limit=1")
+            .json()
+        )
+        assert body["me"]["rank"] == position, name
+        assert [row["username"] for row in body["top"]] == ["w1"]
+        assert body["counts"]["finished"] == len(games)
