@@ -85,13 +85,21 @@ def main() -> None:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE leaderboards_leaguemember")
 
+    from django.contrib.auth import get_user_model
+
     from leaderboards import selectors
-    from leaderboards.leagues.boards import league_day_board, league_day_boards
+    from leaderboards.leagues.boards import league_day_board, league_day_boards, league_rank_of
 
     board = league_day_board(challenge_id, league_id)
+    rows = board.rows
+    low = get_user_model().objects.get(username=rows[-5].username).pk  # near the bottom
 
     def day_board() -> Any:
         return league_day_board(challenge_id, league_id)
+
+    def api_read() -> Any:  # what GET …/leagues/<id>/challenges/<id>/ reads (limit 50)
+        found = league_day_board(challenge_id, league_id, top=50)
+        return found.row_of(rows[-5].username) or league_rank_of(challenge_id, league_id, low)
 
     def flush() -> Any:
         return league_day_boards(challenge_id, league_ids, top=50)
@@ -103,7 +111,9 @@ def main() -> None:
         return selectors.streak_board("astrocyte", league_id=league_id, today=_last_day())
 
     figures = {
-        f"the league's day board, all {board.finished} rows ranked (league_day_board)": day_board,
+        "the league's board as the API reads it: top 50, counts, the rank of a member near "
+        "the bottom": api_read,
+        f"the league's whole day board, all {board.finished} rows ranked": day_board,
         f"the live flush: top 50 of {len(league_ids)} watched leagues": flush,
         "the league's all-time board, 30 days (alltime_board)": alltime,
         "the league's streak board (streak_board)": streaks,
@@ -127,7 +137,7 @@ def main() -> None:
             flush=True,
         )
     if args.plans:
-        print("\n== the league's day board\n" + explain(day_board))
+        print("\n== the league's board as the API reads it\n" + explain(api_read))
         print("\n== the league's all-time board\n" + explain(alltime))
 
 

@@ -117,7 +117,14 @@ class Watcher:
         self.error: str | None = None
 
 
-async def watch(url: str, origin: str, watcher: Watcher, stop: asyncio.Event) -> None:
+async def watch(
+    url: str,
+    origin: str,
+    watcher: Watcher,
+    stop: asyncio.Event,
+    headers: list[tuple[str, str]] | None = None,
+) -> None:
+    """One watcher until ``stop``: the first ``board`` that shows each attempt, timed."""
     import websockets
     from websockets.typing import Origin
 
@@ -127,6 +134,7 @@ async def watch(url: str, origin: str, watcher: Watcher, stop: asyncio.Event) ->
             origin=Origin(origin),
             open_timeout=60,
             max_size=None,
+            additional_headers=headers,
         ) as socket:
             while not stop.is_set():
                 try:

@@ -89,7 +89,8 @@ def _ranked(challenge_id: int, league_id: int) -> QuerySet[Attempt]:
 
 def league_day_board(challenge_id: int, league_id: int, top: int | None = None) -> LeagueDayBoard:
     """The league's board of the challenge (its first ``top`` ranks, or all of it: at most
-    one row a member) and its counts, in two queries."""
+    one row a member) and its counts, in two queries. The ranks and the count of finished
+    members are windows over the whole league's rows, computed before ``top`` cuts them."""
     ranked = _ranked(challenge_id, league_id)
     if top is not None:
         ranked = ranked.filter(league_rank__lte=top)
@@ -98,10 +99,6 @@ def league_day_board(challenge_id: int, league_id: int, top: int | None = None) 
         board.finished = values["league_size"]
         if top is None or len(board.rows) < top:
             board.rows.append(_row(values))
-    if top is not None and len(board.rows) == top:  # more rows below: count them all
-        board.finished = (
-            selectors.board_attempts(challenge_id).filter(player_id__in=_members(league_id)).count()
-        )
     board.playing = (
         selectors.playing_attempts(challenge_id).filter(player_id__in=_members(league_id)).count()
     )
