@@ -69,10 +69,3 @@ def league_snapshot_payload(
         "playing": league_progress(challenge_id, league_id, LEAGUE_LIVE_PLAYING),
         "me": me.as_json() if me else None,
     }
-
-
-def league_own_row(
-    challenge_id: int, league_id: int, player_id: int | None
-) -> dict[str, Any] | None:
-    row = league_rank_of(challenge_id, league_id, player_id) if player_id is not None else None
-    return row.as_json() if row else None

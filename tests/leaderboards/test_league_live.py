@@ -13,6 +13,7 @@ from django.test import Client
 
 from config.asgi import application
 from leaderboards import live
+from leaderboards.leagues import live as league_live
 from leaderboards.leagues import watched
 from leaderboards.leagues.services import league_create, league_join
 from tests.factories import make_challenge, make_player
@@ -115,6 +116,7 @@ async def test_one_board_per_window_for_every_watcher_of_the_league(
         return real(challenge_id)
 
     monkeypatch.setattr(live, "league_board_payloads", counted)
+    monkeypatch.setattr(league_live, "LEAGUE_LIVE_TOP", 2)  # m0 and m1 end below the top
     watchers = [
         (await watch_league(challenge.pk, league_id, await db(cookie_of)(player)))[0]
         for player in players[:3]
@@ -128,9 +130,15 @@ async def test_one_board_per_window_for_every_watcher_of_the_league(
 
     assert calls == [challenge.pk]  # one flush computed every watched league's board
     tops = [[row["username"] for row in board["top"]] for board in boards]
-    assert tops == [["m3", "m2", "m1", "m0"]] * 3
-    assert [board["me"]["username"] for board in boards] == ["m0", "m1", "m2"]
-    assert (await next_of(outsider, "board"))["top"] == []  # its own league's: empty
+    assert tops == [["m3", "m2"]] * 3
+    assert [(board["me"]["username"], board["me"]["rank"]) for board in boards] == [
+        ("m0", 4),
+        ("m1", 3),
+        ("m2", 2),
+    ]
+    assert all(board["counts"]["finished"] == 4 for board in boards)
+    elsewhere = await next_of(outsider, "board")  # its own league's board: empty
+    assert elsewhere["top"] == [] and elsewhere["me"] is None
     for communicator in [*watchers, outsider]:
         await communicator.disconnect()
 
