@@ -31,6 +31,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
+from core.broadcast import register_consumer_loop
 from leaderboards import live
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         self.username = user.get_username() if signed_in else None
         self.own_checked_at = 0.0
         self.own: dict[str, Any] | None = None
-        live.broadcaster.register_consumer_loop()
+        register_consumer_loop()
         await self.accept()
         self.accepted = True
         try:
