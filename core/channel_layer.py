@@ -34,7 +34,7 @@ class DropOldestQueue(asyncio.Queue[Any]):
         super().put_nowait(item)
 
 
-class BoundedLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+class BoundedLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args: Any, capacity: int = DEFAULT_CAPACITY, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.capacity = capacity
@@ -44,7 +44,7 @@ class BoundedLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         await self._get_shard(channel).subscribe(channel)
 
 
-class PubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+class PubSubChannelLayer(RedisPubSubChannelLayer):
     """``RedisPubSubChannelLayer`` whose per-loop layers bound each channel's queue."""
 
     def _get_layer(self) -> BoundedLoopLayer:
@@ -54,4 +54,4 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
             layer = BoundedLoopLayer(*self._args, **self._kwargs, channel_layer=self)
             self._layers[loop] = layer
             _wrap_close(self, loop)
-        return layer  # type: ignore[no-any-return]
+        return layer
