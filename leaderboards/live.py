@@ -154,9 +154,12 @@ class Broadcaster:
         await send(group_name(challenge_id), "board.update", payload)
 
     async def _claim(self, challenge_id: int) -> bool:
-        """Claim the challenge's coalescing window: an atomic add in the shared cache."""
+        """Claim the challenge's coalescing window: an atomic add in the shared cache (in a
+        worker thread: Django's ``aadd`` would queue behind the consumers' database reads on
+        the one thread-sensitive executor)."""
         try:
-            return bool(await cache.aadd(_claim_key(challenge_id), 1, CLAIM_EXPIRY_SECONDS))
+            key = _claim_key(challenge_id)
+            return bool(await in_worker_thread(cache.add, key, 1, CLAIM_EXPIRY_SECONDS))
         except Exception as error:
             # Without Redis nobody else can push either: coalesce in this process.
             log.warning("board window claim in the cache failed: %r", error)
@@ -168,7 +171,7 @@ class Broadcaster:
     async def _release(self, challenge_id: int) -> None:
         self._claimed.discard(challenge_id)
         try:
-            await cache.adelete(_claim_key(challenge_id))
+            await in_worker_thread(cache.delete, _claim_key(challenge_id))
         except Exception as error:
             log.warning("board window release in the cache failed: %r", error)
 
