@@ -149,16 +149,14 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     # --- group events, named after their type ---
 
     async def board_update(self, event: dict[str, Any]) -> None:
-        payload = event["payload"]
         if self.player_id is None:
             await self.send(text_data=event["text"])
             return
-        if self.player_id is not None:
-            voided = payload.get("voided") or {}
-            if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
-                self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
-            payload = {**payload, "me": await self._own_row(payload["top"])}
-        await self.send_json(payload)
+        payload = json.loads(event["text"])
+        voided = payload.get("voided") or {}
+        if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
+            self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
+        await self.send_json({**payload, "me": await self._own_row(payload["top"])})
 
     async def progress_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
