@@ -31,6 +31,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
+from core.broadcast import register_consumer_loop
 from leaderboards import live
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         self.username = user.get_username() if signed_in else None
         self.own_checked_at = 0.0
         self.own: dict[str, Any] | None = None
-        live.broadcaster.register_consumer_loop()
+        register_consumer_loop()
         await self.accept()
         self.accepted = True
         if not await database_sync_to_async(self.may_watch)():
@@ -139,9 +140,6 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     def read_snapshot(self) -> dict[str, Any] | None:
         return live.snapshot_payload(self.challenge_id, self.player_id)
 
-    def read_own_row(self) -> dict[str, Any] | None:
-        return live.own_row(self.challenge_id, self.player_id)
-
     async def pinged(self) -> None:
         """The client pinged: it is still watching."""
 
@@ -170,20 +168,14 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     # --- group events, named after their type ---
 
     async def board_update(self, event: dict[str, Any]) -> None:
-        await self.forward_board(event)
-
-    async def forward_board(self, event: dict[str, Any]) -> None:
-        """Send a board push, with the signed-in watcher's own row added."""
-        payload = event["payload"]
         if self.player_id is None:
             await self.send(text_data=event["text"])
             return
-        if self.player_id is not None:
-            voided = payload.get("voided") or {}
-            if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
-                self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
-            payload = {**payload, "me": await self._own_row(payload["top"])}
-        await self.send_json(payload)
+        payload = json.loads(event["text"])
+        voided = payload.get("voided") or {}
+        if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
+            self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
+        await self.send_json({**payload, "me": await self._own_row(payload["top"])})
 
     async def progress_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
@@ -197,5 +189,5 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         now = time.monotonic()
         if now - self.own_checked_at >= OWN_RANK_REFRESH_SECONDS:
             self.own_checked_at = now
-            self.own = await database_sync_to_async(self.read_own_row)()
+            self.own = await database_sync_to_async(live.own_row)(self.challenge_id, self.player_id)
         return self.own

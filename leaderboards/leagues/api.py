@@ -330,7 +330,7 @@ class LeagueDayBoardApi(APIView):
         challenge = challenge_for_viewing(challenge_id)
         board = league_day_board(challenge.pk, league.pk, top=offset + limit)
         me = board.row_of(request.user.get_username()) or league_rank_of(
-            challenge.pk, league.pk, request.user.pk
+            challenge.pk, league.pk, int(request.user.pk or 0)
         )
         body = {
             "league": {"id": league.pk, "name": league.name},

@@ -50,7 +50,7 @@ class LeagueDayBoard:
         return next((row for row in self.rows if row.username == username), None)
 
 
-def _members(league_id: int) -> QuerySet[LeagueMember]:
+def _members(league_id: int) -> QuerySet[LeagueMember, Any]:
     return LeagueMember.objects.filter(league_id=league_id).values("player_id")
 
 
@@ -93,7 +93,7 @@ def league_day_board(challenge_id: int, league_id: int, top: int | None = None) 
     members are windows over the whole league's rows, computed before ``top`` cuts them."""
     ranked = _ranked(challenge_id, league_id)
     if top is not None:
-        ranked = ranked.filter(league_rank__lte=top)
+        ranked = ranked.filter(**{"league_rank__lte": top})  # a window: filtered after it
     board = LeagueDayBoard()
     for values in ranked.order_by(*BOARD_ORDER, "id").values(*ROW_VALUES):
         board.finished = values["league_size"]

@@ -99,5 +99,5 @@ class LeagueBoardConsumer(ChallengeConsumer):
         await self.send(text_data=f'{text[:-1]}, "me": {json.dumps(self.own)}}}')
 
     async def progress_update(self, event: dict[str, Any]) -> None:
-        if event["payload"]["player"]["username"] in self.members:
+        if json.loads(event["text"])["player"]["username"] in self.members:
             await self.send(text_data=event["text"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 
-from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 
 WATCH_SECONDS = 90.0
@@ -23,8 +23,9 @@ _local_lock = threading.Lock()
 
 
 def _key(challenge_id: int) -> str:
-    # The cache's prefix keeps deployments apart; the layer's, test workers sharing a Redis.
-    prefix = getattr(get_channel_layer(), "prefix", "asgi")
+    # The cache's prefix keeps deployments apart; the layer's, test workers sharing a Redis
+    # (read from the settings: the pub/sub layer object answers only on an event loop).
+    prefix = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix", "asgi")
     return str(cache.make_key(f"{prefix}:leagues:watched:{challenge_id}"))
 
 
