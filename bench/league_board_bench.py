@@ -110,6 +110,9 @@ def main() -> None:
     def streaks() -> Any:
         return selectors.streak_board("astrocyte", league_id=league_id, today=_last_day())
 
+    def day_top() -> Any:  # the site's board, as bench/leaderboard_bench.py measures it
+        return selectors.leaderboard_for_day(challenge_id, 50)
+
     figures = {
         "the league's board as the API reads it: top 50, counts, the rank of a member near "
         "the bottom": api_read,
@@ -117,6 +120,8 @@ def main() -> None:
         f"the live flush: top 50 of {len(league_ids)} watched leagues": flush,
         "the league's all-time board, 30 days (alltime_board)": alltime,
         "the league's streak board (streak_board)": streaks,
+        "for comparison, on the same machine at the same time: the day's top 50 "
+        "(leaderboard_for_day)": day_top,
     }
     lines = [
         f"A league of {args.members} members; its challenge has "

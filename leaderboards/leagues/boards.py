@@ -2,9 +2,9 @@
 
 One query ranks the board attempts of one challenge whose player is in the league: the
 members from the membership's unique index (league, player), each one's attempt by one
-probe of the ranked-attempt index (player, challenge), and the username by one probe of
-the users' primary key per row (a subquery, so that the planner never trades those few
-probes for a scan of every user). ``RANK()`` over those rows is the rank within the league.
+probe of the ranked-attempt index (player, challenge); ``RANK()`` over those rows is the
+rank within the league. The names of the rows kept are read afterwards by primary key
+(joined in, the planner preferred hashing every user to probing 500).
 """
 
 from __future__ import annotations
@@ -23,18 +23,17 @@ from leaderboards import selectors
 from leaderboards.models import LeagueMember
 from leaderboards.selectors import BOARD_ORDER, BoardRow
 
-ROW_VALUES = (
+ATTEMPT_VALUES = (
     "id",
+    "player_id",
     "score",
     "elapsed_seconds",
     "action_count",
     "won",
     "runs_completed",
     "ended_at",
-    "username",
-    "league_rank",
-    "league_size",
 )
+RANKED_VALUES = (*ATTEMPT_VALUES, "league_rank", "league_size")
 
 
 @dataclass
@@ -60,6 +59,16 @@ def _username() -> Subquery:
     return Subquery(names)
 
 
+def _usernames(player_ids: list[int]) -> dict[int, str]:
+    """Names of the rows kept (the top), read after the ranking so that the ranking does not
+    look up every member's name."""
+    user_model = get_user_model()
+    names = user_model.objects.filter(pk__in=player_ids).values_list(
+        "pk", user_model.USERNAME_FIELD
+    )
+    return dict(names)
+
+
 def _row(values: dict[str, Any]) -> BoardRow:
     ended_at: dt.datetime = values["ended_at"]
     return BoardRow(
@@ -80,7 +89,6 @@ def _ranked(challenge_id: int, league_id: int) -> QuerySet[Attempt]:
         selectors.board_attempts(challenge_id)
         .filter(player_id__in=_members(league_id))
         .annotate(
-            username=_username(),
             league_rank=Window(Rank(), order_by=list(BOARD_ORDER)),
             league_size=Window(Count("id")),
         )
@@ -89,16 +97,17 @@ def _ranked(challenge_id: int, league_id: int) -> QuerySet[Attempt]:
 
 def league_day_board(challenge_id: int, league_id: int, top: int | None = None) -> LeagueDayBoard:
     """The league's board of the challenge (its first ``top`` ranks, or all of it: at most
-    one row a member) and its counts, in two queries. The ranks and the count of finished
+    one row a member) and its counts, in three queries. The ranks and the count of finished
     members are windows over the whole league's rows, computed before ``top`` cuts them."""
     ranked = _ranked(challenge_id, league_id)
     if top is not None:
         ranked = ranked.filter(**{"league_rank__lte": top})  # a window: filtered after it
     board = LeagueDayBoard()
-    for values in ranked.order_by(*BOARD_ORDER, "id").values(*ROW_VALUES):
+    found = list(ranked.order_by(*BOARD_ORDER, "id").values(*RANKED_VALUES)[:top])
+    names = _usernames([values["player_id"] for values in found])
+    for values in found:
         board.finished = values["league_size"]
-        if top is None or len(board.rows) < top:
-            board.rows.append(_row(values))
+        board.rows.append(_row({**values, "username": names.get(values["player_id"], "")}))
     board.playing = (
         selectors.playing_attempts(challenge_id).filter(player_id__in=_members(league_id)).count()
     )
@@ -124,7 +133,7 @@ def league_rank_of(challenge_id: int, league_id: int, player_id: int) -> BoardRo
         selectors.board_attempts(challenge_id)
         .filter(player_id=player_id, player_id__in=members)
         .annotate(username=_username())
-        .values(*ROW_VALUES[:-2])
+        .values(*ATTEMPT_VALUES, "username")
         .first()
     )
     if found is None:
