@@ -88,7 +88,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
 
     from leaderboards import selectors
-    from leaderboards.leagues.boards import league_day_board, league_day_boards, league_rank_of
+    from leaderboards.leagues.boards import league_day_board, league_day_boards
 
     board = league_day_board(challenge_id, league_id)
     rows = board.rows
@@ -98,8 +98,7 @@ def main() -> None:
         return league_day_board(challenge_id, league_id)
 
     def api_read() -> Any:  # what GET …/leagues/<id>/challenges/<id>/ reads (limit 50)
-        found = league_day_board(challenge_id, league_id, top=50)
-        return found.row_of(rows[-5].username) or league_rank_of(challenge_id, league_id, low)
+        return league_day_board(challenge_id, league_id, top=50, player_id=low)
 
     def flush() -> Any:
         return league_day_boards(challenge_id, league_ids, top=50)

@@ -30,7 +30,7 @@ from leaderboards.api import (
     StreakRowSerializer,
 )
 from leaderboards.leagues import services
-from leaderboards.leagues.boards import league_day_board, league_rank_of
+from leaderboards.leagues.boards import league_day_board
 from leaderboards.leagues.selectors import league_for_member, league_members, leagues_of
 from leaderboards.models import LEAGUE_MAX_MEMBERS, LEAGUE_NAME_MAX_CHARS, League
 
@@ -328,10 +328,10 @@ class LeagueDayBoardApi(APIView):
         limit, offset = params.validated_data["limit"], params.validated_data["offset"]
         league = league_for_member(league_id, request.user)
         challenge = challenge_for_viewing(challenge_id)
-        board = league_day_board(challenge.pk, league.pk, top=offset + limit)
-        me = board.row_of(request.user.get_username()) or league_rank_of(
-            challenge.pk, league.pk, int(request.user.pk or 0)
+        board = league_day_board(
+            challenge.pk, league.pk, top=offset + limit, player_id=request.user.pk
         )
+        me = board.me
         body = {
             "league": {"id": league.pk, "name": league.name},
             "challenge": {"id": challenge.pk, "date": challenge.date, "variant": challenge.variant},

@@ -67,9 +67,7 @@ class LeagueBoardConsumer(ChallengeConsumer):
         return [self.group_name, league_group_name(self.challenge_id, self.league_id)]
 
     def read_snapshot(self) -> dict[str, Any] | None:
-        snapshot = league_snapshot_payload(
-            self.challenge_id, self.league_id, self.player_id, self.username
-        )
+        snapshot = league_snapshot_payload(self.challenge_id, self.league_id, self.player_id)
         if snapshot is not None:
             self.members = frozenset(member_usernames(self.league_id))
             self._mark_watched()

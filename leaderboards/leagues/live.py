@@ -11,7 +11,6 @@ from leaderboards.leagues.boards import (
     league_day_board,
     league_day_boards,
     league_progress,
-    league_rank_of,
 )
 from leaderboards.leagues.watched import watched_leagues
 from leaderboards.models import League
@@ -44,7 +43,7 @@ def league_board_payloads(challenge_id: int) -> list[tuple[str, dict[str, Any]]]
 
 
 def league_snapshot_payload(
-    challenge_id: int, league_id: int, player_id: int | None, username: str | None
+    challenge_id: int, league_id: int, player_id: int | None
 ) -> dict[str, Any] | None:
     """What a league watcher gets on connect; None when the challenge or league is not
     there (the consumer checks membership before)."""
@@ -52,10 +51,8 @@ def league_snapshot_payload(
     league = League.objects.filter(pk=league_id).first()
     if challenge is None or league is None:
         return None
-    board = league_day_board(challenge_id, league_id, top=LEAGUE_LIVE_TOP)
-    me = board.row_of(username) if username else None
-    if me is None and player_id is not None:
-        me = league_rank_of(challenge_id, league_id, player_id)
+    board = league_day_board(challenge_id, league_id, top=LEAGUE_LIVE_TOP, player_id=player_id)
+    me = board.me
     return {
         "type": "snapshot",
         "challenge": {
