@@ -12,6 +12,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES, env, setting
+from core.channel_layer import prefix_for
 
 DEBUG: bool = setting("DEBUG")
 
@@ -143,6 +144,8 @@ if REDIS_URL:
             "BACKEND": "core.channel_layer.PubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # Pub/sub channels are server-wide: the URL's database number goes in here.
+                "prefix": prefix_for(REDIS_URL),
                 # Per channel (one per watcher), in the process: a client that stops reading
                 # fills only its own queue; past `capacity` its oldest messages are dropped.
                 "capacity": 100,
