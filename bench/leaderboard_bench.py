@@ -135,7 +135,7 @@ def _attempt_line(
     rng: random.Random, player_id: int, deal_id: int, challenge_id: int, start: dt.datetime
 ) -> str:
     elapsed = round(rng.uniform(60, 1800), 3)
-    # A few started and left with no action: in the table, on no board (RULES.md).
+    # A few started and left with no action: in the table, on no board (docs/rules.md).
     actions = 0 if rng.random() < 0.03 else rng.randint(80, 400)
     won = actions > 0 and rng.random() < 0.4
     score = max(0, 500 - actions - int(elapsed // 2) + 100 * rng.randint(0, 8))
