@@ -264,7 +264,8 @@ def chromium_install_command() -> str:
 def check_browser(env: dict[str, str]) -> None:
     """With the services set the browser tests run; say how to install Chromium before
     pytest starts when it is missing (they would fail, or skip, one by one)."""
-    if not env.get("DATABASE_URL") or not chromium_missing():
+    # The browser tests run only on PostgreSQL (their server shares the test database).
+    if not env.get("DATABASE_URL", "").startswith("postgres") or not chromium_missing():
         return
     outcome = "fail" if services_required(env) else "be skipped"
     say(f"the browser tests need Chromium and will {outcome} without it; install it with:")
