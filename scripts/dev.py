@@ -3,6 +3,7 @@
 
     python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload]
     python3.11 scripts/dev.py test [pytest arguments…]   # first the JavaScript unit tests (node)
+    python3.11 scripts/dev.py screenshots # the browser tests' screenshots into docs/screenshots
     python3.11 scripts/dev.py lint
     python3.11 scripts/dev.py lock        # regenerate requirements.lock after editing pyproject
 
@@ -39,6 +40,17 @@ ASGI_APP = "config.asgi:application"
 # The web client's unit tests: Node's built-in test runner, no npm package, no build step.
 JS_TESTS = ROOT / "tests" / "frontend" / "js"
 NODE_MIN_MAJOR = 18  # `node --test` with --test-reporter
+# The browser tests drive Debian's Chromium (never `playwright install`): the names the tests
+# look for on PATH (tests/conftest.py), and where Debian puts it.
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+# The screenshots in the README and docs, written by these browser tests into
+# SCREENSHOTS_DIR (a temporary folder unless set: tests/frontend/conftest.py).
+DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOT_TESTS = (
+    "tests/frontend/test_astrocyte.py::test_astrocyte_layout_first_moves_with_a_cell_and_screenshots",
+    "tests/frontend/test_play.py::test_screenshots_of_the_board_on_a_desktop_and_a_phone",
+)
 
 
 def say(message: str) -> None:
@@ -239,10 +251,32 @@ def run_js_tests(env: dict[str, str]) -> str | None:
     return None
 
 
+def chromium_missing() -> bool:
+    return not (any(shutil.which(name) for name in CHROMIUM_NAMES) or DEBIAN_CHROMIUM.exists())
+
+
+def chromium_install_command() -> str:
+    """The one command that installs the browser the tests drive (Debian's package)."""
+    as_root = os.name == "posix" and os.geteuid() == 0
+    return ("" if as_root else "sudo ") + "apt-get install chromium"
+
+
+def check_browser(env: dict[str, str]) -> None:
+    """With the services set the browser tests run; say how to install Chromium before
+    pytest starts when it is missing (they would fail, or skip, one by one)."""
+    # The browser tests run only on PostgreSQL (their server shares the test database).
+    if not env.get("DATABASE_URL", "").startswith("postgres") or not chromium_missing():
+        return
+    outcome = "fail" if services_required(env) else "be skipped"
+    say(f"the browser tests need Chromium and will {outcome} without it; install it with:")
+    say(f"    {chromium_install_command()}")
+
+
 def command_test(pytest_args: list[str]) -> int:
     ensure_installed()
     env = dict(os.environ)
     describe_services(env)
+    check_browser(env)
     # Node first (about a second), so that pytest's closing lines stay the last output,
     # unless the JavaScript tests failed: then that is said last.
     js_failure = run_js_tests(env)
@@ -253,6 +287,32 @@ def command_test(pytest_args: list[str]) -> int:
         say(f"FAILED: {js_failure}")
         return status or 1
     return status
+
+
+def command_screenshots() -> int:
+    """Run the browser tests that take the docs' screenshots, then copy them into
+    docs/screenshots: a test run alone never touches the tree."""
+    ensure_installed()
+    env = dict(os.environ)
+    describe_services(env)
+    check_browser(env)
+    with tempfile.TemporaryDirectory(prefix="astrocyte-screenshots-") as folder:
+        env["SCREENSHOTS_DIR"] = folder
+        command = [str(PYTHON), "-m", "pytest", *SCREENSHOT_TESTS]
+        say("$ " + " ".join(command))
+        status = subprocess.run(command, cwd=ROOT, env=env).returncode
+        taken = sorted(Path(folder).glob("*.png"))
+        if status != 0 or not taken:
+            say(
+                "screenshots: the tests failed or were skipped (they need DATABASE_URL and "
+                "REDIS_URL); docs/screenshots left as it was"
+            )
+            return status or 1
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for png in taken:
+            shutil.copyfile(png, DOCS_SCREENSHOTS / png.name)
+            say(f"wrote {(DOCS_SCREENSHOTS / png.name).relative_to(ROOT)}")
+    return 0
 
 
 def command_lint() -> int:
@@ -334,6 +394,11 @@ def main(argv: list[str]) -> int:
         help="install, run the JavaScript unit tests (node --test), then pytest with any "
         "further arguments",
     )
+    commands.add_parser(
+        "screenshots",
+        help="run the browser tests that take the docs' screenshots and copy them into "
+        "docs/screenshots (needs DATABASE_URL, REDIS_URL and Chromium)",
+    )
     commands.add_parser("lint", help="install, then ruff check and mypy")
     commands.add_parser("lock", help="regenerate requirements.lock from pyproject.toml")
 
@@ -343,6 +408,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         return command_run(args)
+    if args.command == "screenshots":
+        return command_screenshots()
     if args.command == "lint":
         return command_lint()
     if args.command == "lock":

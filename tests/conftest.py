@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from rest_framework.throttling import ScopedRateThrottle
 
-pytest_plugins = ["tests.celery_worker"]
+pytest_plugins = ["tests.celery_worker", "tests.clean_tree"]
 
 SKIP_PREFIX = "needs "
 
