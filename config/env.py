@@ -71,7 +71,7 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     ),
     "DATABASE_POOL_MAX_SIZE": Variable(
         16,
-        "PostgreSQL: connections one process keeps at most (its pool); processes × this must "
+        "PostgreSQL: connections one process keeps at most (its pool); processes times this must "
         "stay under the server's max_connections.",
     ),
     "REDIS_URL": Variable(

@@ -291,13 +291,12 @@ def compile_lock(
     body = compiled.read_text().replace(str(compiled), lock.name)
     if constraints is not None:
         body = body.replace(str(constraints), constraints.name)
-    shown = " ".join(
-        part.name if isinstance(part, Path) else str(part) for part in command[1:-1]
-    )
+    shown = " ".join(part.name if isinstance(part, Path) else str(part) for part in command[1:-1])
     return (
         f"# Exact pins with hashes for astrocyte-daily{' and its ' if extras else ''}"
         f"{' and '.join(extras)}{' extra' if extras else ''} (Python 3.11).\n"
-        "# Regenerate both locks after changing pyproject.toml with:  python3.11 scripts/dev.py lock\n"
+        "# Regenerate both locks after changing pyproject.toml with:"
+        "  python3.11 scripts/dev.py lock\n"
         "# (which runs, in a scratch venv with uv installed by pip:\n"
         f"#   uv {shown} {lock.name})\n"
     ) + body

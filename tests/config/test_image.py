@@ -5,9 +5,11 @@ with pyproject.toml and with each other."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -86,7 +88,7 @@ def test_the_runtime_lock_pins_every_runtime_dependency_as_the_dev_lock_does() -
     runtime, dev = pins(RUNTIME_LOCK), pins(DEV_LOCK)
     for requirement in PYPROJECT["project"]["dependencies"]:
         assert requirement_name(requirement) in runtime, requirement
-    assert DEV_TOOLS <= set(dev)
+    assert set(dev) >= DEV_TOOLS
     # The server runs exactly the versions the tests ran with.
     assert {name: dev[name] for name in runtime} == runtime
 
@@ -128,3 +130,43 @@ def test_the_final_stage_runs_as_an_unprivileged_user_without_compilers() -> Non
 def test_the_image_context_leaves_out_what_the_server_does_not_need() -> None:
     ignored = set((ROOT / ".dockerignore").read_text().split())
     assert {".venv", "requirements-dev.lock", "tests", "bench"} <= ignored
+
+
+def dev_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "scripts" / "dev.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_scripts_dev_installs_the_dev_lock_and_reinstalls_when_either_lock_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dev = dev_script()
+    assert (dev.LOCK, dev.DEV_LOCK) == (RUNTIME_LOCK, DEV_LOCK)
+    for name in ("LOCK", "DEV_LOCK", "PYPROJECT"):
+        copy = tmp_path / getattr(dev, name).name
+        copy.write_text(getattr(dev, name).read_text())
+        monkeypatch.setattr(dev, name, copy)
+    before = dev.install_fingerprint()
+    for name in ("LOCK", "DEV_LOCK", "PYPROJECT"):
+        path = getattr(dev, name)
+        original = path.read_text()
+        path.write_text(original + "\n# changed\n")
+        assert dev.install_fingerprint() != before, f"{path.name} is not in the stamp"
+        path.write_text(original)
+    assert dev.install_fingerprint() == before
+
+    installed: list[list[str]] = []
+    monkeypatch.setattr(dev, "run", lambda command, env=None: installed.append(command))
+    monkeypatch.setattr(dev, "PYTHON", tmp_path / "python")
+    monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp")
+    (tmp_path / "python").touch()
+    dev.ensure_installed()
+    assert [str(part) for part in installed[0]][-3:] == [
+        "--require-hashes",
+        "-r",
+        str(dev.DEV_LOCK),
+    ]
+    assert (tmp_path / "stamp").read_text().strip() == before
