@@ -298,7 +298,7 @@ def test_the_caddyfile_balances_over_every_web_replica() -> None:
     assert "headers" not in proxy
     # The compose health check reads the admin API.
     assert config["admin"]["listen"] == "localhost:2019"
-    assert "http://localhost:2019/" in " ".join(SERVICES["proxy"]["healthcheck"]["test"])
+    assert "http://127.0.0.1:2019/" in " ".join(SERVICES["proxy"]["healthcheck"]["test"])
 
 
 # --- PostgreSQL's connections ----------------------------------------------------------
