@@ -355,6 +355,19 @@ def test_the_suggested_scale_fits_postgresql_s_max_connections() -> None:
     assert max_connections() - total - SUPERUSER_RESERVED_CONNECTIONS >= 10
 
 
+@pytest.mark.parametrize("doc", ["README.md", "docs/operations.md"])
+def test_the_docs_suggest_the_scale_the_connections_are_sized_for(doc: str) -> None:
+    header = next(line for line in COMPOSE_TEXT.splitlines() if "docker compose up" in line)
+    suggested = re.findall(r"--scale \w+=\d+", header)
+    text = (ROOT / doc).read_text()
+    lines = [
+        line for line in text.splitlines() if "docker compose up" in line and "--scale" in line
+    ]
+    assert lines, f"{doc} suggests no scale"
+    for line in lines:
+        assert re.findall(r"--scale \w+=\d+", line) == suggested, line
+
+
 def test_a_web_process_has_a_connection_for_every_request_thread() -> None:
     web_threads = ENVIRONMENT_VARIABLES["WEB_THREADS"].default
     assert "WEB_THREADS" not in environment(SERVICES["web"])
