@@ -59,6 +59,10 @@ SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
         lambda: shutil.which("caddy") is not None,
         "needs Caddy (the compose stack's proxy): install Debian's caddy",
     ),
+    "compose": (
+        lambda: shutil.which("docker-compose") is not None,
+        "needs docker-compose to validate docker-compose.yml: install Debian's docker-compose",
+    ),
 }
 
 

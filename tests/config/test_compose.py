@@ -62,6 +62,41 @@ def networks_of(name: str) -> set[str]:
     return set(networks)
 
 
+def interpolated(value: str, outside: dict[str, str]) -> str:
+    """Compose's `${NAME}`, `${NAME:-default}` and `${NAME:?error}` with ``outside`` set."""
+
+    def one(match: re.Match[str]) -> str:
+        name, kind, default = match.group(1), match.group(2), match.group(3) or ""
+        return outside.get(name) or (default if kind == "-" else "")
+
+    return re.sub(r"\$\{(\w+)(?::([-?])([^}]*))?\}", one, value)
+
+
+@pytest.mark.compose
+def test_docker_compose_accepts_the_file_and_reads_it_as_these_tests_do() -> None:
+    """`docker-compose config` checks the file against the Compose schema (conditions,
+    networks, merge keys) and prints it resolved: the same services and environments."""
+    resolved = subprocess.run(
+        ["docker-compose", "--file", str(ROOT / "docker-compose.yml"), "config"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "SECRET_KEY": "from-outside"},
+    )
+    config = yaml.safe_load(resolved.stdout)
+    assert set(config["services"]) == set(SERVICES)
+    outside = {"SECRET_KEY": "from-outside"}
+    for name in APP_SERVICES:
+        env = {key: str(value) for key, value in config["services"][name]["environment"].items()}
+        expected = {
+            key: interpolated(value, outside) for key, value in environment(SERVICES[name]).items()
+        }
+        assert env == expected, name
+    assert config["services"]["web"]["depends_on"]["migrate"] == {
+        "condition": "service_completed_successfully"
+    }
+
+
 def test_the_stack_has_the_expected_services() -> None:
     assert set(SERVICES) == {
         "postgres",
