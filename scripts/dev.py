@@ -292,9 +292,9 @@ def compile_lock(
     if constraints is not None:
         body = body.replace(str(constraints), constraints.name)
     shown = " ".join(part.name if isinstance(part, Path) else str(part) for part in command[1:-1])
+    pinned = "".join(f" and its {extra} extra" for extra in extras)
     return (
-        f"# Exact pins with hashes for astrocyte-daily{' and its ' if extras else ''}"
-        f"{' and '.join(extras)}{' extra' if extras else ''} (Python 3.11).\n"
+        f"# Exact pins with hashes for astrocyte-daily{pinned} (Python 3.11).\n"
         "# Regenerate both locks after changing pyproject.toml with:"
         "  python3.11 scripts/dev.py lock\n"
         "# (which runs, in a scratch venv with uv installed by pip:\n"
@@ -311,8 +311,6 @@ def command_lock() -> int:
         scratch_bin = scratch / BIN.name
         run([scratch_bin / "python", "-m", "pip", "install", "--quiet", "uv"])
         uv = scratch_bin / "uv"
-        if not DEV_LOCK.exists() and LOCK.exists():
-            DEV_LOCK.write_text(LOCK.read_text())  # once: the lock that held both before
         DEV_LOCK.write_text(compile_lock(uv, DEV_LOCK, ["dev"], scratch))
         say(f"wrote {DEV_LOCK}")
         LOCK.write_text(compile_lock(uv, LOCK, [], scratch, constraints=DEV_LOCK))
