@@ -55,6 +55,14 @@ SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
         "needs Redis for a real Celery worker: set REDIS_URL=redis://host:6379/0",
     ),
     "browser": (_browser_available, "needs a headless Chromium: install Debian's chromium"),
+    "caddy": (
+        lambda: shutil.which("caddy") is not None,
+        "needs Caddy (the compose stack's proxy): install Debian's caddy",
+    ),
+    "compose": (
+        lambda: shutil.which("docker-compose") is not None,
+        "needs docker-compose to validate docker-compose.yml: install Debian's docker-compose",
+    ),
 }
 
 
