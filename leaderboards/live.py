@@ -37,6 +37,7 @@ from django.db import close_old_connections, connection
 from games.models import Attempt
 from games.selectors import visible_challenge
 from leaderboards import selectors
+from leaderboards.metrics import BOARDS_PUSHED
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +231,7 @@ class Broadcaster:
         await self._release(challenge_id)
         payload = await in_worker_thread(board_payload, challenge_id)
         await self._group_send(challenge_id, "board.update", payload)
+        BOARDS_PUSHED.inc()
 
     def _claim_key(self, challenge_id: int) -> str:
         # The layer's prefix keeps deployments (and test workers) sharing a Redis apart.
