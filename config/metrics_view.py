@@ -12,10 +12,9 @@ import hmac
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
-from prometheus_client import CONTENT_TYPE_LATEST
 
 from core.api_errors import error_body
-from core.metrics import add_collector, exposition
+from core.metrics import CONTENT_TYPE, add_collector, exposition
 from games.metrics import DealFigures
 
 add_collector(DealFigures())
@@ -42,4 +41,4 @@ def metrics(request: HttpRequest) -> HttpResponse:
         )
         response["WWW-Authenticate"] = 'Bearer realm="metrics"'
         return response
-    return HttpResponse(exposition(), content_type=CONTENT_TYPE_LATEST)
+    return HttpResponse(exposition(), content_type=CONTENT_TYPE)

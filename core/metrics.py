@@ -30,6 +30,8 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 # Every metric of this project starts with this (docs/metrics.md lists them all).
 PREFIX = "astrocyte"
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+# What ``generate_latest`` writes: Prometheus's text format 0.0.4, which every scraper reads.
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _LIVE_GAUGE_FILE = re.compile(r"^gauge_live\w*?_(\d+)\.db$")
 
 
