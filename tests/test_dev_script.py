@@ -33,3 +33,21 @@ def dev_script() -> ModuleType:
 def test_start_up_proves_tomorrow_too_when_close_to_midnight(clock: str, days: int) -> None:
     now = dt.datetime.combine(dt.date(2031, 3, 14), dt.time.fromisoformat(clock), tzinfo=dt.UTC)
     assert dev_script().days_to_prepare(now) == days
+
+
+def test_the_production_run_gives_its_workers_an_empty_metrics_folder(tmp_path: Path) -> None:
+    dev = dev_script()
+    env: dict[str, str] = {}
+    dev.prepare_metrics_dir(env)
+    assert "PROMETHEUS_MULTIPROC_DIR" not in env  # metrics off: nothing to share
+    env = {"METRICS_ENABLED": "true", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    (tmp_path / "counter_123.db").write_bytes(b"an earlier run's figures")
+    dev.prepare_metrics_dir(env)
+    assert list(tmp_path.iterdir()) == []
+    env = {"METRICS_ENABLED": "true"}
+    dev.prepare_metrics_dir(env)
+    made = Path(env["PROMETHEUS_MULTIPROC_DIR"])
+    try:
+        assert made.is_dir() and list(made.iterdir()) == []
+    finally:
+        made.rmdir()
