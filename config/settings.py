@@ -274,7 +274,7 @@ if not DEBUG:
 # --- logging ----------------------------------------------------------------
 LOG_LEVEL: str = setting("LOG_LEVEL").upper()
 LOG_FORMAT: str = setting("LOG_FORMAT").lower()
-LOG_FORMATS = {
+LOG_FORMATS: dict[str, dict[str, Any]] = {
     "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     # One JSON object per line: time, level, logger, message (a traceback inside it).
     "json": {

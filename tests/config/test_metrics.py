@@ -77,8 +77,8 @@ def test_the_endpoint_is_off_unless_enabled_and_asks_for_its_token(settings: Any
     settings.METRICS_ENABLED = False
     assert Client().get("/metrics/", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").status_code == 404
     settings.METRICS_ENABLED = True
-    for header in ({}, {"HTTP_AUTHORIZATION": "Bearer wrong"}, {"HTTP_AUTHORIZATION": TOKEN}):
-        refused = Client().get("/metrics/", **header)
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}):
+        refused = Client().get("/metrics/", headers=headers)
         assert refused.status_code == 401
         assert refused["WWW-Authenticate"].startswith("Bearer")
         assert refused.json()["error"]["code"] == "not_authenticated"

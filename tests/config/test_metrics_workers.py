@@ -33,7 +33,7 @@ WATCHERS = 4
 
 def served_by_pid(folder: Path, route: str) -> dict[str, float]:
     """Requests to ``route`` each worker process counted in its own file."""
-    served = {}
+    served: dict[str, float] = {}
     for file in folder.glob("histogram_*.db"):
         pid = file.stem.split("_")[-1]
         for family in MultiProcessCollector.merge([str(file)]):

@@ -190,7 +190,8 @@ def log_lines(records: list[logging.LogRecord]) -> list[str]:
     """The captured records as the server writes them, in either LOG_FORMAT (plain, json:
     whose objects carry every field a record has, ``extra`` ones too)."""
     lines = []
-    for spec in django_settings.LOG_FORMATS.values():
+    formats: dict[str, dict[str, Any]] = django_settings.LOG_FORMATS
+    for spec in formats.values():
         configurator = logging.config.DictConfigurator({})
         formatter = configurator.configure_formatter(dict(spec))  # (it pops from what it gets)
         lines += [formatter.format(record) for record in records]
