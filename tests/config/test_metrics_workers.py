@@ -1,12 +1,14 @@
 """Several server processes, one scrape: the production command with two uvicorn workers and
 PROMETHEUS_MULTIPROC_DIR. Whichever worker answers a scrape, it reports the sum of both:
-a game played over HTTP, requests spread over both workers, watchers on both."""
+health checks answered by both workers, a game played over HTTP, watchers on either."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import time
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
@@ -27,8 +29,20 @@ __all__ = ["own_redis"]
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 TOKEN = "workers-metrics-token"
-HEALTH_CHECKS = 40
+HEALTH_CHECKS = 16
+MAX_HEALTH_CHECKS = 800
 WATCHERS = 4
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def pids_with_files(folder: Path) -> set[str]:
+    return {file.stem.split("_")[-1] for file in folder.glob("*.db")}
 
 
 def served_by_pid(folder: Path, route: str) -> dict[str, float]:
@@ -71,9 +85,15 @@ def test_two_workers_answer_every_scrape_with_the_sum_of_both(
         def scrape() -> Samples:
             return parse(call("/metrics/", auth=f"Bearer {TOKEN}").decode())
 
-        # Health checks on new connections, a few at once: the kernel hands them to both.
+        # Both workers up (each writes its files once it has loaded the app), then health
+        # checks on new connections, a few at once, until both have answered some (the
+        # kernel hands each connection to one of them).
+        wait_for(lambda: len(pids_with_files(tmp_path)) == 2, "both workers up")
+        checks = 0
         with ThreadPoolExecutor(8) as pool:
-            list(pool.map(lambda _: call("/health/"), range(HEALTH_CHECKS)))
+            while len(served_by_pid(tmp_path, "health/")) < 2 and checks < MAX_HEALTH_CHECKS:
+                list(pool.map(lambda _: call("/health/"), range(HEALTH_CHECKS)))
+                checks += HEALTH_CHECKS
         with contextlib.ExitStack() as stack:
             watchers = [
                 stack.enter_context(
@@ -106,7 +126,7 @@ def test_two_workers_answer_every_scrape_with_the_sum_of_both(
     for samples in watching + left:
         count = "astrocyte_http_request_duration_seconds_count"
         health = value(samples, count, method="GET", route="health/", status="200")
-        assert health == HEALTH_CHECKS + 1  # and running_server's readiness probe
+        assert health == checks + 1  # and running_server's readiness probe
         accepted = value(samples, "astrocyte_actions_total", kind="ranked", outcome="accepted")
         assert accepted == len(line)
         assert value(samples, "astrocyte_websockets_opened_total") == WATCHERS
