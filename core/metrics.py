@@ -23,7 +23,12 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.metrics_core import Metric
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
@@ -33,6 +38,10 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 # What ``generate_latest`` writes: Prometheus's text format 0.0.4, which every scraper reads.
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _LIVE_GAUGE_FILE = re.compile(r"^gauge_live\w*?_(\d+)\.db$")
+
+# No `*_created` series beside each counter and histogram (a process's start time, which
+# multiprocess mode leaves out anyway): the same series whatever the mode.
+disable_created_metrics()
 
 
 class Collector(Protocol):
