@@ -11,6 +11,7 @@ from typing import Any
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from pythonjsonlogger.core import RESERVED_ATTRS
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES, env, setting
 
@@ -280,6 +281,9 @@ LOG_FORMATS: dict[str, dict[str, Any]] = {
         "format": "%(levelname)s %(name)s %(message)s",
         "timestamp": "time",  # ISO 8601, UTC
         "rename_fields": {"levelname": "level", "name": "logger"},
+        # A record's own attributes are not fields, nor uvicorn's ANSI-coloured copy of its
+        # message; any other `extra` is.
+        "reserved_attrs": [*RESERVED_ATTRS, "color_message"],
     },
 }
 if LOG_FORMAT not in LOG_FORMATS:
