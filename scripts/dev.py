@@ -170,6 +170,22 @@ def server_command(
     return uvicorn
 
 
+def prepare_metrics_dir(env: dict[str, str]) -> None:
+    """With METRICS_ENABLED, the production server's worker processes share their metrics
+    through PROMETHEUS_MULTIPROC_DIR (docs/metrics.md): a given one is emptied (figures of
+    an earlier run must not count), else a fresh temporary one is made."""
+    if env.get("METRICS_ENABLED", "").strip().lower() not in ("1", "true", "yes", "on"):
+        return
+    folder = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for stale in Path(folder).glob("*.db"):
+            stale.unlink()
+    else:
+        folder = env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="astrocyte-metrics-")
+    say(f"metrics: /metrics/, the worker processes' figures summed through {folder}")
+
+
 def command_run(args: argparse.Namespace) -> int:
     ensure_installed()
     env = dict(os.environ)
@@ -186,6 +202,7 @@ def command_run(args: argparse.Namespace) -> int:
                 "layer, so live updates do not cross workers"
             )
         describe_services(env)
+        prepare_metrics_dir(env)
         manage("migrate", "--noinput", env=env)
         manage("collectstatic", "--noinput", "-v", "0", env=env)
     else:
