@@ -315,7 +315,10 @@ def test_the_caddyfile_balances_over_every_web_replica() -> None:
     config = json.loads(adapted.stdout)
     (server,) = config["apps"]["http"]["servers"].values()
     assert server["listen"] == [":80"]
-    (route,) = server["routes"]
+    metrics, route = server["routes"]
+    # The operators' metrics are not served to the public (404 at the proxy).
+    assert metrics["match"] == [{"path": ["/metrics", "/metrics/*"]}]
+    assert metrics["handle"] == [{"handler": "static_response", "status_code": 404}]
     (proxy,) = route["handle"]
     assert proxy["handler"] == "reverse_proxy"
     web_port = option(command_words(SERVICES["web"]), "--port")
