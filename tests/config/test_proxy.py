@@ -8,11 +8,11 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import urllib.request
 import os
 import socket
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
