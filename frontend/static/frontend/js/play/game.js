@@ -5,6 +5,7 @@ import { api, errorMessage, formatSeconds } from "../api.js";
 import { cardName, pileName, renderBoard } from "../board.js";
 import { PlayingSet } from "../live.js";
 import { postBatch, fetchAttempt } from "./actions.js";
+import { announcement } from "./announce.js";
 import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
@@ -18,6 +19,7 @@ export function createGame({ $, practice, challengeId }) {
   const board = $("board");
   const statusLine = $("status");
   const banner = $("banner");
+  const announcer = $("announcer");
 
   const S = {
     challenge: null,
@@ -51,6 +53,12 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   const hideBanner = () => { banner.hidden = true; };
+
+  // The live region (role="log"): one line per accepted batch, the last few kept.
+  function announce(text) {
+    announcer.append(Object.assign(document.createElement("p"), { textContent: text }));
+    while (announcer.childElementCount > 5) announcer.firstElementChild.remove();
+  }
 
   // --- drawing -------------------------------------------------------------------------
 
@@ -155,7 +163,9 @@ export function createGame({ $, practice, challengeId }) {
       });
       hideBanner();
       if (answer.ok) {
+        const before = S.attempt;
         applyAnswer(answer.data);
+        announce(announcement(before.state, actions, answer.data, before.runs_completed));
         accepted = true;
         say(S.flash.home.size ? `A run went home: ${answer.data.runs_completed} of 8.` : `Played ${actions.join(" ")}.`);
         if (answer.data.over) await reloadAttempt();
