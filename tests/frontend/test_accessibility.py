@@ -23,6 +23,7 @@ READY = {
     "/signup/": "#auth-form",
     "/login/": "#auth-form",
     "/practice/": "#play[data-ready='true']",
+    "/archive/": "#archive[data-ready='true']",
     "/leaderboards/alltime/": "#boardpage[data-ready='true']",
     "/leaderboards/streaks/": "#boardpage[data-ready='true']",
 }
