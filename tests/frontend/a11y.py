@@ -80,6 +80,20 @@ def serious_violations(page: Any) -> list[dict[str, Any]]:
     return [violation for violation in results if violation["impact"] in FAILING_IMPACTS]
 
 
+def rule_outcomes(page: Any, rule: str) -> dict[str, int]:
+    """How many nodes one axe rule passed, left incomplete (could not tell) or failed."""
+    outcomes: dict[str, int] = page.evaluate(
+        """async (rule) => {
+          const r = await window.axe.run(document, { runOnly: { type: "rule", values: [rule] } });
+          return { passes: r.passes.reduce((n, x) => n + x.nodes.length, 0),
+                   incomplete: r.incomplete.reduce((n, x) => n + x.nodes.length, 0),
+                   violations: r.violations.reduce((n, x) => n + x.nodes.length, 0) };
+        }""",
+        rule,
+    )
+    return outcomes
+
+
 def assert_accessible(page: Any, where: str = "") -> None:
     """No serious or critical violation of axe-core's rules (WCAG A and AA and best practices)
     on the page as it is now."""
