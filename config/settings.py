@@ -137,17 +137,15 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis' pub/sub layer (core/channel_layer.py): one PUBLISH per group
+            # message, fanned out inside each process, so Redis' work per board does not
+            # grow with the number of watchers.
+            "BACKEND": "core.channel_layer.PubSubChannelLayer",
             "CONFIG": {
-                # channels-redis waits up to 5 s (BZPOPMIN) for a watcher's messages; redis-py
-                # times socket reads out at 5 s by default, and when the two race the read
-                # fails and the watcher's socket closes. Reads get a longer timeout here.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                # Per channel (one per watcher): a client that stops reading fills only its
-                # own queue; past `capacity` its messages are dropped, never anyone else's.
+                # Per channel (one per watcher), in the process: a client that stops reading
+                # fills only its own queue; past `capacity` its oldest messages are dropped.
                 "capacity": 100,
-                # Live pushes older than this are stale (a newer board follows): dropped.
-                "expiry": 10,
             },
         }
     }

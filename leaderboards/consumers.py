@@ -31,6 +31,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
+from core.broadcast import register_consumer_loop
 from leaderboards import live
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         self.username = user.get_username() if signed_in else None
         self.own_checked_at = 0.0
         self.own: dict[str, Any] | None = None
-        live.broadcaster.register_consumer_loop()
+        register_consumer_loop()
         await self.accept()
         self.accepted = True
         try:
@@ -148,16 +149,14 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     # --- group events, named after their type ---
 
     async def board_update(self, event: dict[str, Any]) -> None:
-        payload = event["payload"]
         if self.player_id is None:
             await self.send(text_data=event["text"])
             return
-        if self.player_id is not None:
-            voided = payload.get("voided") or {}
-            if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
-                self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
-            payload = {**payload, "me": await self._own_row(payload["top"])}
-        await self.send_json(payload)
+        payload = json.loads(event["text"])
+        voided = payload.get("voided") or {}
+        if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
+            self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
+        await self.send_json({**payload, "me": await self._own_row(payload["top"])})
 
     async def progress_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
