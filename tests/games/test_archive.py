@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Attempt, BoardScoreCount, DailyChallenge
+from games.models import Attempt, BoardScoreCount, DailyChallenge, Deal
 from games.services.attempts import attempt_push_actions, attempt_resign, attempt_start_ranked
 from games.services.deals import deal_schedule
 from games.signals import attempt_finished, attempt_progressed
@@ -179,3 +179,15 @@ def test_a_bad_calendar_query_says_which_field(query: str, field: str) -> None:
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "invalid" and field in error["details"]
+
+
+def test_a_withdrawn_deal_is_refused_with_a_reason_and_nothing_is_made() -> None:
+    challenge = closed_day_with_a_winner()
+    Deal.objects.filter(pk=challenge.deal_id).update(retired=True)
+    client = client_for(make_player())
+    refused = client.post(f"/api/v1/challenges/{challenge.pk}/practice/")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "challenge_not_open"
+    assert "withdrawn" in refused.json()["error"]["message"]
+    assert not Attempt.objects.filter(kind=Attempt.Kind.PRACTICE).exists()
+    assert client.get(f"/api/v1/archive/?variant={QUICK_VARIANT}").json()["days"] == []
