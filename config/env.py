@@ -69,6 +69,11 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "PostgreSQL: a pooled connection prepares a statement on the server once it has run it "
         "this many times (0: never, e.g. behind a PgBouncer without prepared statements).",
     ),
+    "DATABASE_POOL_MAX_SIZE": Variable(
+        16,
+        "PostgreSQL: connections one process keeps at most (its pool); processes times this must "
+        "stay under the server's max_connections.",
+    ),
     "REDIS_URL": Variable(
         "",
         "e.g. redis://host:6379/0. Set: Redis channel layer, Celery broker and results. Unset: "

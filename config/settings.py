@@ -12,6 +12,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES, env, setting
+from core.channel_layer import prefix_for
 
 DEBUG: bool = setting("DEBUG")
 
@@ -96,10 +97,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # ...but taken from a psycopg pool per process instead of opened and closed each time
     # (docs/api.md: a new PostgreSQL connection per post cost more CPU than the post itself,
     # and 200 concurrent requests overran max_connections=100). At most max_size per worker
-    # process; a request waits up to `timeout` seconds for one when all are busy.
+    # process (DATABASE_POOL_MAX_SIZE); a request waits up to `timeout` seconds for one when
+    # all are busy. docker-compose.yml sizes them against its max_connections.
+    pool_max_size: int = setting("DATABASE_POOL_MAX_SIZE")
+    if pool_max_size < 1:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_MAX_SIZE must be at least 1, not {pool_max_size}"
+        )
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
-        "max_size": 16,
+        "min_size": min(2, pool_max_size),
+        "max_size": pool_max_size,
         "timeout": 20,
     }
     # With a pool, Django passes psycopg_pool's `check=ConnectionPool.check_connection`
@@ -143,6 +150,8 @@ if REDIS_URL:
             "BACKEND": "core.channel_layer.PubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # Pub/sub channels are server-wide: the URL's database number goes in here.
+                "prefix": prefix_for(REDIS_URL),
                 # Per channel (one per watcher), in the process: a client that stops reading
                 # fills only its own queue; past `capacity` its oldest messages are dropped.
                 "capacity": 100,

@@ -3,10 +3,10 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.admin_login import rate_limited_admin_login
-from config import views
+from config import api_root, views
 
 api_v1: list[URLPattern | URLResolver] = [
-    path("", views.ApiRootApi.as_view(), name="api-root"),
+    path("", api_root.ApiRootApi.as_view(), name="api-root"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("accounts.urls")),

@@ -18,4 +18,5 @@ urlpatterns = [
     path("leaderboards/streaks/", views.leaderboard_streaks, name="leaderboard-streaks"),
     path("leaderboards/<int:challenge_id>/", views.leaderboard_day, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
+    path("rules/", views.rules, name="rules"),
 ]

@@ -31,7 +31,7 @@ def would_rank(attempt: Attempt) -> dict[str, Any]:
         "message": "",
     }
     if attempt.action_count == 0:
-        body["message"] = "A game ended with no action is not ranked (RULES.md)."
+        body["message"] = 'A game ended with no action is not ranked (the rules, "Scoring").'
         return body
     body["rank"] = count_strictly_better(challenge.pk, attempt) + 1
     body["message"] = f"This would have ranked #{body['rank']} of {body['of']} that day."

@@ -183,6 +183,19 @@ def axe_script() -> Path:
         pytest.skip(f"the accessibility audit cannot run: {error}")
 
 
+@pytest.fixture(scope="session")
+def screenshots_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests write their screenshots: ``SCREENSHOTS_DIR`` when set
+    (`scripts/dev.py screenshots` sets it, then copies them into docs/screenshots), else a
+    temporary folder, so that a test run leaves the tree as it was."""
+    folder = os.environ.get("SCREENSHOTS_DIR")
+    if not folder:
+        return tmp_path_factory.mktemp("screenshots")
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 @pytest.fixture
 def browser(monkeypatch: pytest.MonkeyPatch, axe_script: Path) -> Iterator[Any]:
     """A Chromium for one test, whose every context injects axe-core into every page
