@@ -24,6 +24,7 @@ READY = {
     "/login/": "#auth-form",
     "/practice/": "#play[data-ready='true']",
     "/archive/": "#archive[data-ready='true']",
+    "/rules/": "main h1",
     "/leaderboards/alltime/": "#boardpage[data-ready='true']",
     "/leaderboards/streaks/": "#boardpage[data-ready='true']",
 }
