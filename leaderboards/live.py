@@ -29,6 +29,7 @@ from core.broadcast import in_worker_thread, send, submit
 from games.models import Attempt
 from games.selectors import visible_challenge
 from leaderboards import selectors
+from leaderboards.metrics import BOARDS_PUSHED
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,7 @@ class Broadcaster:
         await self._release(challenge_id)
         payload = await in_worker_thread(board_payload, challenge_id)
         await send(group_name(challenge_id), "board.update", payload)
+        BOARDS_PUSHED.inc()
 
     async def _claim(self, challenge_id: int) -> bool:
         """Claim the challenge's coalescing window: an atomic add in the shared cache (in a

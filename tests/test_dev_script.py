@@ -107,3 +107,21 @@ def test_screenshots_are_copied_into_the_docs_only_by_the_screenshots_command(
     assert dev.command_screenshots() == 0
     assert (docs / "play-desktop.png").read_bytes() == b"png"
     assert [part for part in seen[0] if part.startswith("tests/")] == list(dev.SCREENSHOT_TESTS)
+
+
+def test_the_production_run_gives_its_workers_an_empty_metrics_folder(tmp_path: Path) -> None:
+    dev = dev_script()
+    env: dict[str, str] = {}
+    dev.prepare_metrics_dir(env)
+    assert "PROMETHEUS_MULTIPROC_DIR" not in env  # metrics off: nothing to share
+    env = {"METRICS_ENABLED": "true", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    (tmp_path / "counter_123.db").write_bytes(b"an earlier run's figures")
+    dev.prepare_metrics_dir(env)
+    assert list(tmp_path.iterdir()) == []
+    env = {"METRICS_ENABLED": "true"}
+    dev.prepare_metrics_dir(env)
+    made = Path(env["PROMETHEUS_MULTIPROC_DIR"])
+    try:
+        assert made.is_dir() and list(made.iterdir()) == []
+    finally:
+        made.rmdir()

@@ -296,6 +296,7 @@ def test_web_stops_in_time_and_bounds_its_frames() -> None:
     web = SERVICES["web"]
     words = command_words(web)
     assert int(option(words, "--ws-max-size") or 0) <= 64 * 1024
+    assert option(words, "--ws-per-message-deflate") == "false"
     graceful = int(option(words, "--timeout-graceful-shutdown") or 0)
     assert 0 < graceful <= 30
     grace = str(web["stop_grace_period"]).removesuffix("s")
@@ -315,7 +316,10 @@ def test_the_caddyfile_balances_over_every_web_replica() -> None:
     config = json.loads(adapted.stdout)
     (server,) = config["apps"]["http"]["servers"].values()
     assert server["listen"] == [":80"]
-    (route,) = server["routes"]
+    metrics, route = server["routes"]
+    # The operators' metrics are not served to the public (404 at the proxy).
+    assert metrics["match"] == [{"path": ["/metrics", "/metrics/*"]}]
+    assert metrics["handle"] == [{"handler": "static_response", "status_code": 404}]
     (proxy,) = route["handle"]
     assert proxy["handler"] == "reverse_proxy"
     web_port = option(command_words(SERVICES["web"]), "--port")

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -70,6 +71,9 @@ def caddy_in_front_of(server: Server, scratch: Path) -> Iterator[int]:
             process.wait(timeout=10)
 
 
+direct_port: dict[int, str] = {}  # proxy port -> the server's own address
+
+
 @pytest.fixture
 def proxy(tmp_path: Path) -> Iterator[int]:
     server = start_server(
@@ -78,10 +82,12 @@ def proxy(tmp_path: Path) -> Iterator[int]:
             "REDIS_URL": "",  # one process: its own throttle counters, fresh for this test
             "FORWARDED_ALLOW_IPS": "127.0.0.1",  # Caddy's address as uvicorn sees it here
             "THROTTLE_LOGIN": f"{LOGINS_PER_MINUTE}/min",
+            "METRICS_ENABLED": "true",
         },
     )
     try:
         with caddy_in_front_of(server, tmp_path) as port:
+            direct_port[port] = server.url
             yield port
     finally:
         stop_server(server)
@@ -120,6 +126,13 @@ def test_requests_and_live_boards_pass_through_the_proxy(proxy: int) -> None:
         assert snapshot["type"] == "snapshot"
         watcher.send(json.dumps({"type": "ping"}))
         assert json.loads(str(watcher.recv(timeout=10)))["type"] == "pong"
+
+
+def test_the_proxy_does_not_serve_the_operators_metrics(proxy: int) -> None:
+    status, _ = request(proxy, "GET", "/metrics/", client="127.0.0.2")
+    assert status == 404
+    with urllib.request.urlopen(f"{direct_port[proxy]}/metrics/", timeout=10) as direct:
+        assert direct.status == 200 and b"astrocyte_" in direct.read()
 
 
 def test_rate_limits_count_the_real_address_not_a_forged_forwarded_for(proxy: int) -> None:
