@@ -207,7 +207,9 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         assert time.monotonic() - started < GRACE + 5
 
 
-def test_a_frame_over_the_servers_limit_is_refused_and_boards_go_uncompressed(own_redis: OwnRedis) -> None:
+def test_a_frame_over_the_servers_limit_is_refused_and_boards_go_uncompressed(
+    own_redis: OwnRedis,
+) -> None:
     with running_server(own_redis) as (_, port):
         challenge = make_challenge()
         with connect(
