@@ -12,17 +12,30 @@ there is no per-message expiry. The core layer's ``capacity`` is kept here: each
 consumer's queue in the process holds at most ``capacity`` messages; past it the oldest is
 dropped (a newer board follows), so a watcher that stops reading costs a bounded amount
 of memory and never delays anyone else.
+
+Pub/sub channels belong to the whole Redis server, not to one of its numbered databases:
+``prefix_for`` puts the database of ``REDIS_URL`` into the layer's prefix, so two
+deployments (or test runs) on one Redis server with different database numbers never
+hear each other's boards, as they never shared keys.
 """
 
 from __future__ import annotations
 
 import asyncio
+import urllib.parse
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 from channels_redis.utils import _wrap_close
 
 DEFAULT_CAPACITY = 100
+
+
+def prefix_for(redis_url: str) -> str:
+    """``asgi-db<N>``: the layer's prefix for the Redis database N of the URL (0 if none)."""
+    parts = urllib.parse.urlsplit(redis_url)
+    number = parts.path.strip("/") or dict(urllib.parse.parse_qsl(parts.query)).get("db", "0")
+    return f"asgi-db{int(number) if number.isdigit() else 0}"
 
 
 class DropOldestQueue(asyncio.Queue[Any]):

@@ -10,6 +10,8 @@ urlpatterns = [
     path("login/", views.login, name="login"),
     path("play/<int:challenge_id>/", views.play, name="play"),
     path("practice/", views.practice, name="practice"),
+    path("archive/", views.archive, name="archive"),
+    path("archive/<int:challenge_id>/", views.archive_day, name="archive-day"),
     path("replay/<int:attempt_id>/", views.replay, name="replay"),
     path("challenges/<int:challenge_id>/replays/", views.challenge_replays, name="replays"),
     path("leaderboards/alltime/", views.leaderboard_alltime, name="leaderboard-alltime"),
@@ -19,4 +21,5 @@ urlpatterns = [
     path("leagues/", views.leagues, name="leagues"),
     path("leagues/<int:league_id>/", views.league, name="league"),
     path("leagues/join/<str:code>/", views.league_join, name="league-join"),
+    path("rules/", views.rules, name="rules"),
 ]

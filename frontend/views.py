@@ -9,6 +9,8 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from frontend.rules_page import rules_page
+
 
 def _next_url(request: HttpRequest) -> str:
     """Where to go after signing in: a local path only, never another site."""
@@ -68,6 +70,23 @@ def practice(request: HttpRequest) -> HttpResponse:
     variants = [(name, VARIANT_LABELS.get(name, name)) for name in settings.PRACTICE_VARIANTS]
     context = {"page": "practice", "mode": "practice", "variants": variants}
     return render(request, "frontend/play.html", context)
+
+
+@ensure_csrf_cookie
+def archive(request: HttpRequest) -> HttpResponse:
+    # The calendar of past dailies: the variants played as dailies (the API gives the days).
+    variants = [(name, VARIANT_LABELS.get(name, name)) for name in settings.DAILY_VARIANTS]
+    return render(request, "frontend/archive.html", {"page": "archive", "variants": variants})
+
+
+@ensure_csrf_cookie
+def archive_day(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    # The play page on a past day's deal, as practice, with that day's board beside it.
+    return render(
+        request,
+        "frontend/play.html",
+        {"page": "archive", "mode": "archive", "challenge_id": challenge_id},
+    )
 
 
 @ensure_csrf_cookie
@@ -135,3 +154,8 @@ def league_join(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request, "frontend/leagues.html", {"page": "league-join", "mode": "join", "code": code}
     )
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    # docs/rules.md, as the repository has it: how to play and how scores are checked.
+    return render(request, "frontend/rules.html", {"page": "rules", "rules": rules_page()})

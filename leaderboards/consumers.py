@@ -33,6 +33,7 @@ from redis.exceptions import RedisError
 
 from core.broadcast import register_consumer_loop
 from leaderboards import live
+from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,16 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     outage_logged = False
 
     accepted = False
+    counted_open = False  # in WEBSOCKETS_OPEN until the consumer ends
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            if self.counted_open:  # the socket closes when the consumer ends, however
+                WEBSOCKETS_OPEN.dec()
+
+    async def _serve(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
         except LAYER_ERRORS as error:
@@ -107,6 +116,9 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         register_consumer_loop()
         await self.accept()
         self.accepted = True
+        self.counted_open = True
+        WEBSOCKETS_OPEN.inc()
+        WEBSOCKETS_OPENED.inc()
         if not await database_sync_to_async(self.may_watch)():
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -27,6 +27,7 @@ from games.errors import (
     NotFoundError,
     OffsetConflictError,
 )
+from games.metrics import count_action_batch
 from games.models import Attempt, Deal
 from games.selectors import (
     attempt_board,
@@ -44,7 +45,10 @@ log = logging.getLogger(__name__)
 
 
 def _send_on_commit(signal: Any, attempt: Attempt) -> None:
-    attempt_id, challenge_id = attempt.pk, attempt.challenge_id
+    # The challenge only for a ranked attempt: an archive practice names its daily but is on
+    # no board, so nobody watching that day hears of it.
+    ranked = attempt.kind == Attempt.Kind.RANKED
+    attempt_id, challenge_id = attempt.pk, attempt.challenge_id if ranked else None
     transaction.on_commit(
         lambda: signal.send(
             sender=Attempt, attempt_id=attempt_id, challenge_id=challenge_id, attempt=attempt
@@ -411,8 +415,12 @@ def attempt_push_actions(
     """
     with transaction.atomic():
         attempt = _locked(attempt_id, player)
+        stored = len(attempt.log)
         # The clock is read under the lock, so the stored times of one attempt never go back.
         outcome = _push_locked(attempt, offset, list(actions), now or timezone.now())
+    count_action_batch(
+        kind=attempt.kind, actions=len(actions), outcome=outcome, retry=offset < stored
+    )
     if isinstance(outcome, GamesError):
         raise outcome
     return outcome

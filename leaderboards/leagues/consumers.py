@@ -97,5 +97,9 @@ class LeagueBoardConsumer(ChallengeConsumer):
         await self.send(text_data=f'{text[:-1]}, "me": {json.dumps(self.own)}}}')
 
     async def progress_update(self, event: dict[str, Any]) -> None:
-        if json.loads(event["text"])["player"]["username"] in self.members:
-            await self.send(text_data=event["text"])
+        """The day's progress push, cut to the league's members; its counts are the day's,
+        so they are left out (the league's come with its boards)."""
+        payload = json.loads(event["text"])
+        players = [row for row in payload["players"] if row["username"] in self.members]
+        if players:
+            await self.send_json({**payload, "players": players, "counts": None})

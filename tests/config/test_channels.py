@@ -120,3 +120,30 @@ async def test_a_group_message_costs_redis_one_publish_whatever_the_group_size(
     assert all(message["type"] == "board.update" for message in messages)
     assert stats["cmdstat_publish"]["calls"] == 1
     assert sum(entry["calls"] for entry in stats.values()) <= 3  # publish, resetstat, info
+
+
+@pytest.mark.asyncio
+async def test_deployments_on_numbered_databases_of_one_redis_do_not_hear_each_other(
+    own_redis: OwnRedis,
+) -> None:
+    """Pub/sub channels are server-wide; the database number in REDIS_URL keeps them apart."""
+    from core.channel_layer import PubSubChannelLayer, prefix_for
+
+    def layer_on(database: int) -> PubSubChannelLayer:
+        url = f"redis://127.0.0.1:{own_redis.port}/{database}"
+        return PubSubChannelLayer(hosts=[url], prefix=prefix_for(url))
+
+    first, second, first_again = layer_on(1), layer_on(2), layer_on(1)
+    listening = {}
+    for layer in (second, first_again):
+        listening[layer] = await layer.new_channel()
+        await layer.group_add("challenge_1", listening[layer])
+    try:
+        await first.group_send("challenge_1", {"type": "board.update", "text": "{}"})
+        heard = await asyncio.wait_for(first_again.receive(listening[first_again]), timeout=5)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(second.receive(listening[second]), timeout=0.5)
+    finally:
+        for layer in (first, second, first_again):
+            await layer.flush()
+    assert heard["type"] == "board.update"
