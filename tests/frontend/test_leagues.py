@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.frontend.a11y import assert_accessible
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
 from tests.frontend.helpers import Recorder, assert_no_hidden_cards, sign_in
 from tests.frontend.test_pages import finished_games
@@ -38,6 +39,7 @@ def test_create_invite_join_board_rotate_and_remove(
     sign_in(owner, base, "olga", "/leagues/")
     ready(owner)
     expect(owner.locator("#my-leagues")).to_contain_text("You are in no league yet.")
+    assert_accessible(owner, "my leagues, none yet")
     owner.fill("#league-name", "   ")
     owner.click("#create-form button")
     expect(owner.locator("#status")).to_contain_text("may not be blank")
@@ -48,17 +50,20 @@ def test_create_invite_join_board_rotate_and_remove(
     expect(owner.locator("#league-title")).to_have_text("Night owls")
     link = owner.locator("#invite-link").input_value()
     assert re.fullmatch(rf"{re.escape(base)}/leagues/join/[\w-]+/", link), link
+    assert_accessible(owner, "a league's page, its owner")
 
     friend = browser.new_context(viewport=PHONE).new_page()
     sign_in(friend, base, "fred", "/")
     friend.goto(link)
     ready(friend)
+    assert_accessible(friend, "an invite link's page")
     friend.click("#join")
     friend.wait_for_url(re.compile(r"/leagues/\d+/$"))
     ready(friend)
     expect(friend.locator("#members li")).to_have_count(2)
     expect(friend.locator("#leave")).to_be_visible()
     expect(friend.locator("#rotate-invite")).to_be_hidden()
+    assert_accessible(friend, "a league's page on a phone, a member")
 
     # Today's board of the league: its members only, ranked within it.
     owner.reload()
@@ -67,6 +72,13 @@ def test_create_invite_join_board_rotate_and_remove(
     expect(board.locator("tbody tr")).to_have_count(1)
     expect(board.locator("tbody tr").first).to_contain_text("fred")
     expect(board).not_to_contain_text("zed")
+    assert_accessible(owner, "a league's page with today's board")
+    owner.goto(f"{base}/leagues/")
+    ready(owner)
+    expect(owner.locator("#my-leagues li")).to_have_count(1)
+    assert_accessible(owner, "my leagues, one")
+    owner.go_back()
+    ready(owner)
 
     # A new link: the old one refuses with the server's words.
     owner.click("#rotate-invite")
@@ -113,6 +125,7 @@ def test_the_play_pages_live_panel_switches_to_a_league(
     rows = page.locator("#leaderboard tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("bob")
+    assert_accessible(page, "the play page, a league's live board")
 
     page.select_option("#board-scope", "")
     expect(rows).to_have_count(2)
