@@ -345,7 +345,7 @@ class LeagueDayBoardApi(APIView):
 
 
 class LeagueAllTimeApi(APIView):
-    """The all-time board (RULES.md: won dailies summed) of the league's members."""
+    """The all-time board (docs/rules.md: won dailies summed) of the league's members."""
 
     permission_classes = SIGNED_IN
 

@@ -305,7 +305,7 @@ def test_your_rank_in_the_league_outside_the_page_follows_the_boards_order() -> 
     challenge = make_challenge()
     owner = make_player("owner")
     league = create(owner)
-    games = [  # (name, score, elapsed, won): the order RULES.md gives, best first
+    games = [  # (name, score, elapsed, won): the order docs/rules.md gives, best first
         ("w1", 300, 50.0, True),
         ("w2", 300, 70.0, True),
         ("l1", 600, 10.0, False),
