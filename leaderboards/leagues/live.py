@@ -1,6 +1,7 @@
 """What a league's watchers are sent: its board of the day, computed once per push window
-for every watcher of the league (one channel-layer group per (challenge, league)), and for
-all the watched leagues of a challenge in one query (leaderboards/leagues/boards.py)."""
+for every watcher of the league (one channel-layer group per (challenge, league)), for
+each watched league of the challenge (leaderboards/leagues/watched.py) in the day board's
+flush (leaderboards/live.py)."""
 
 from __future__ import annotations
 
