@@ -99,6 +99,7 @@ def _rows(ranked: list[tuple[int, int, int]]) -> list[BoardRow]:
             attempt_id=attempt_id,
         )
         for attempt_id, _, rank in ranked
+        if attempt_id in details  # (its player deleted between the two reads)
     ]
 
 
