@@ -124,12 +124,13 @@ def rooms_open(limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
 
 def finish_order_key(attempt: Attempt) -> tuple[Any, ...]:
     """Won first, by time; then by score (higher first), time, and the moment it ended
-    (RULES.md's ranking)."""
+    (RULES.md's ranking); last those who ended without an action (RULES.md ranks them not)."""
     elapsed = attempt.elapsed_seconds or 0.0
     ended = attempt.ended_at.timestamp() if attempt.ended_at else float("inf")
     if attempt.won:
         return (0, elapsed, ended)
-    return (1, -(attempt.score or 0), elapsed, ended)
+    played = attempt.action_count > 0
+    return (1 if played else 2, -(attempt.score or 0), elapsed, ended)
 
 
 def room_results(room: Room) -> list[dict[str, Any]]:
