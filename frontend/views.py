@@ -112,3 +112,18 @@ def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"page": "player", "username": username})
+
+
+@ensure_csrf_cookie
+def rooms(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "frontend/rooms.html",
+        {"page": "rooms", "variants": list(VARIANT_LABELS.items())},
+    )
+
+
+@ensure_csrf_cookie
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    # Only the code: the room, the race and its board come from the API and the WebSocket.
+    return render(request, "frontend/room.html", {"page": "room", "code": code})

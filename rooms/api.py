@@ -234,6 +234,7 @@ class RoomRevealApi(APIView):
 
         code = serializers.CharField()
         variant = serializers.CharField()
+        cards_revealed = serializers.BooleanField(help_text="Always true: the deal is public.")
         start_state = serializers.JSONField(help_text="RULES.md's State JSON, whole.")
         solution = serializers.ListField(child=serializers.CharField())
         results = ResultSerializer(many=True)

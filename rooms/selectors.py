@@ -167,6 +167,7 @@ def race_reveal(room: Room) -> dict[str, Any]:
     return {
         "code": room.code,
         "variant": deal.variant,
+        "cards_revealed": True,
         "start_state": engine.board_state(deal_board(deal)),
         "solution": list(deal.solution or []),
         "results": room_results(room),
