@@ -68,6 +68,8 @@ def embedded_jobs(verifier: BackgroundVerifier) -> dict[str, Callable[[], object
 def registered_task(name: str) -> Callable[[], object] | None:
     """Another app's beat task (rooms.rooms_tidy, say), run here in-process as a plain call:
     the body of the task, which calls its service (games imports no other app)."""
+    # The apps' tasks modules are imported by a worker at its start, not by a web process.
+    current_app.loader.import_default_modules()
     task = current_app.tasks.get(name)
     return None if task is None else task.run
 
