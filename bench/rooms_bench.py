@@ -8,7 +8,7 @@ Run from the repository root, with PostgreSQL and Redis as in CI::
         --redis-url redis://127.0.0.1:6379/5
 
 It recreates that database, verifies one practice deal with the solver (the pipeline's
-``deal_verify``), makes ``--rooms`` × ``--racers`` players with API tokens, opens the rooms
+``deal_verify``), makes ``--rooms`` times ``--racers`` players with API tokens, opens the rooms
 and starts their races with the rooms services (a 3 s countdown), starts the production
 server (``scripts/dev.py run --prod``), and connects every racer's WebSocket to its room
 (``/ws/rooms/<code>/``). Then every racer plays the deal's solution through the attempts
