@@ -17,7 +17,8 @@ jitter) for ``--seconds``. For every accepted post (its answer's ``action_count`
 the room's ``--racers`` sockets waits for the ``progress`` message of that racer with
 ``action_count`` n; the latency is its arrival minus the arrival of the post's 200 answer
 (0 when the push came first: it leaves on the commit, before the answer is written). Also
-reported: the same from the moment the post was sent, and the posts' own latency.
+reported: the same from the moment the post was sent, and the posts' own latency. The
+first ``--warmup`` seconds (the server processes' first requests) are played, not recorded.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def setup_django(database_url: str, redis_url: str) -> None:
 
 
 def make_races(rooms: int, racers: int) -> tuple[list[dict[str, Any]], list[str]]:
-    """The rooms, started: [{code, racers: [(token, attempt id)]}], and the deal's solution."""
+    """The rooms, started: [{code, racers: [(token, attempt id, username)]}], and the deal's
+    solution."""
     from rest_framework.authtoken.models import Token
 
     from games.models import Deal
@@ -86,7 +88,7 @@ def make_races(rooms: int, racers: int) -> tuple[list[dict[str, Any]], list[str]
             {
                 "code": room.code,
                 "racers": [
-                    (tokens[n * racers + i], attempts[player.pk])
+                    (tokens[n * racers + i], attempts[player.pk], player.get_username())
                     for i, player in enumerate(players)
                 ],
             }
@@ -103,12 +105,15 @@ class Tally:
     pushes: dict[tuple[int, int], list[float]] = field(default_factory=lambda: defaultdict(list))
     post_latencies: list[float] = field(default_factory=list)
     refused: dict[int, int] = field(default_factory=dict)
+    reconnects: int = 0
+    client_lag: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sockets_ready: int = 0
 
 
-async def watch(url: str, origin: str, tally: Tally, names: dict[str, int], stop: Any) -> None:
-    """One racer's socket: note every progress push (racer's attempt, action count)."""
+async def watch(url: str, origin: str, tally: Tally, names: dict[str, int]) -> None:
+    """One racer's socket (until cancelled): note every progress push (racer's attempt,
+    action count) with its arrival time."""
     import websockets
     from websockets.typing import Origin
 
@@ -116,11 +121,7 @@ async def watch(url: str, origin: str, tally: Tally, names: dict[str, int], stop
         async with websockets.connect(url, origin=Origin(origin), open_timeout=120) as ws:
             json.loads(await ws.recv())  # the room
             tally.sockets_ready += 1
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                except TimeoutError:
-                    continue
+            async for raw in ws:
                 now = time.perf_counter()
                 message = json.loads(raw)
                 if message["type"] == "progress":
@@ -128,12 +129,29 @@ async def watch(url: str, origin: str, tally: Tally, names: dict[str, int], stop
                     if attempt is not None:
                         key = (attempt, message["progress"]["action_count"])
                         tally.pushes[key].append(now)
+    except asyncio.CancelledError:
+        raise
     except Exception as error:
         tally.errors.append(f"socket: {error!r}")
 
 
+async def loop_lag(tally: Tally, stop: Any) -> None:
+    """How late this client's own event loop wakes (its lag inflates every latency)."""
+    while not stop.is_set():
+        due = time.perf_counter() + 0.05
+        await asyncio.sleep(0.05)
+        tally.client_lag.append(max(0.0, time.perf_counter() - due))
+
+
 async def race(
-    port: int, token: str, attempt_id: int, solution: list[str], args: Any, tally: Tally, stop: Any
+    port: int,
+    token: str,
+    attempt_id: int,
+    solution: list[str],
+    args: Any,
+    tally: Tally,
+    stop: Any,
+    began: list[float],
 ) -> None:
     connection = Connection(port, token)
     await asyncio.sleep(random.uniform(0, args.interval))
@@ -142,15 +160,22 @@ async def race(
     try:
         while not stop.is_set() and offset < len(solution):
             sent = time.perf_counter()
-            status, body = await connection.post(
-                path, {"offset": offset, "actions": [solution[offset]]}
-            )
+            try:
+                status, body = await connection.post(
+                    path, {"offset": offset, "actions": [solution[offset]]}
+                )
+            except (OSError, asyncio.IncompleteReadError):
+                # The server closed an idle keep-alive connection: post again on a new one
+                # (the same batch at the same offset: a retry changes nothing).
+                tally.reconnects += 1
+                continue
             answered = time.perf_counter()
             if status == 200:
                 offset = body["action_count"]
-                tally.sent[(attempt_id, offset)] = sent
-                tally.answered[(attempt_id, offset)] = answered
-                tally.post_latencies.append(answered - sent)
+                if answered - began[0] >= args.warmup:
+                    tally.sent[(attempt_id, offset)] = sent
+                    tally.answered[(attempt_id, offset)] = answered
+                    tally.post_latencies.append(answered - sent)
             else:
                 tally.refused[status] = tally.refused.get(status, 0) + 1
                 if status == 409 and body and body["error"]["code"] == "not_started":
@@ -171,37 +196,36 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 async def run(args: argparse.Namespace, races: list[dict[str, Any]], solution: list[str]) -> Any:
-    from rest_framework.authtoken.models import Token
-
     tally = Tally()
     stop = asyncio.Event()
     origin = f"http://127.0.0.1:{args.port}"
-    tokens = [token for room in races for token, _ in room["racers"]]
-    names_of = dict(Token.objects.filter(key__in=tokens).values_list("key", "user__username"))
     watchers = []
     for n, room in enumerate(races):
-        names = {names_of[token]: attempt for token, attempt in room["racers"]}
+        names = {name: attempt for _, attempt, name in room["racers"]}
         url = f"ws://127.0.0.1:{args.port}/ws/rooms/{room['code']}/"
         for _ in room["racers"]:
-            watchers.append(asyncio.create_task(watch(url, origin, tally, names, stop)))
+            watchers.append(asyncio.create_task(watch(url, origin, tally, names)))
         if n % 25 == 24:
             await asyncio.sleep(0.05)
     deadline = time.monotonic() + 180
     while tally.sockets_ready + len(tally.errors) < len(watchers) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     print(f"{tally.sockets_ready} of {len(watchers)} sockets connected")
+    began = [time.perf_counter()]
+    lag = asyncio.create_task(loop_lag(tally, stop))
     racers = [
-        asyncio.create_task(race(args.port, token, attempt, solution, args, tally, stop))
+        asyncio.create_task(race(args.port, token, attempt, solution, args, tally, stop, began))
         for room in races
-        for token, attempt in room["racers"]
+        for token, attempt, _ in room["racers"]
     ]
-    began = time.perf_counter()
     await asyncio.sleep(args.seconds)
     stop.set()
     await asyncio.gather(*racers, return_exceptions=True)
-    took = time.perf_counter() - began
+    took = time.perf_counter() - began[0] - args.warmup
     await asyncio.sleep(2.0)  # the last pushes
-    await asyncio.gather(*watchers, return_exceptions=True)
+    for watcher in watchers:
+        watcher.cancel()
+    await asyncio.gather(*watchers, lag, return_exceptions=True)
 
     after_answer: list[float] = []
     after_send: list[float] = []
@@ -221,6 +245,7 @@ async def run(args: argparse.Namespace, races: list[dict[str, Any]], solution: l
         "accepted_posts": accepted,
         "accepted_per_second": round(accepted / took, 1),
         "refused": tally.refused,
+        "reconnects": tally.reconnects,
         "deliveries": len(after_answer),
         "missing": missing,
         "errors": tally.errors[:3],
@@ -238,6 +263,10 @@ async def run(args: argparse.Namespace, races: list[dict[str, Any]], solution: l
             "p50": pct(tally.post_latencies, 0.5),
             "p99": pct(tally.post_latencies, 0.99),
         },
+        "client_loop_lag_ms": {
+            "p50": pct(tally.client_lag, 0.5),
+            "p99": pct(tally.client_lag, 0.99),
+        },
     }
 
 
@@ -249,9 +278,12 @@ def main() -> None:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/5")
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--racers", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=70.0, help="played, warm-up included")
     parser.add_argument(
         "--interval", type=float, default=4.0, help="mean seconds between a racer's actions"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds played before anything is recorded"
     )
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)

@@ -223,9 +223,18 @@ def room_end_if_due(*, room: Room, now: dt.datetime | None = None) -> Room:
 def rooms_tidy(*, now: dt.datetime | None = None) -> dict[str, int]:
     """The beat's job: close rooms left empty, end races past their time limit."""
     now = now or timezone.now()
-    closed = Room.objects.filter(
+    closed = 0
+    empty = Room.objects.filter(
         status=Room.Status.LOBBY, seat_set__isnull=True, emptied_at__isnull=False
-    ).update(status=Room.Status.CLOSED)
+    )
+    for code in empty.values_list("code", flat=True):
+        with transaction.atomic():
+            room = _locked(code)  # re-checked under the lock: someone may just have joined
+            if room.status == Room.Status.LOBBY and not Seat.objects.filter(room=room).exists():
+                room.status = Room.Status.CLOSED
+                room.save(update_fields=["status"])
+                _push_room_on_commit(room.pk)
+                closed += 1
     ended = 0
     for room in Room.objects.filter(status=Room.Status.RACING, ends_at__lte=now).order_by("pk"):
         if room_end_if_due(room=room, now=now).status == Room.Status.FINISHED:
