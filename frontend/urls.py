@@ -16,6 +16,7 @@ urlpatterns = [
     path("leaderboards/streaks/", views.leaderboard_streaks, name="leaderboard-streaks"),
     path("leaderboards/<int:challenge_id>/", views.leaderboard_day, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
+    path("rules/", views.rules, name="rules"),
     path("rooms/", views.rooms, name="rooms"),
     path("rooms/<str:code>/", views.room, name="room"),
 ]

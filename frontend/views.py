@@ -9,6 +9,8 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from frontend.rules_page import rules_page
+
 
 def _next_url(request: HttpRequest) -> str:
     """Where to go after signing in: a local path only, never another site."""
@@ -112,6 +114,11 @@ def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"page": "player", "username": username})
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    # docs/rules.md, as the repository has it: how to play and how scores are checked.
+    return render(request, "frontend/rules.html", {"page": "rules", "rules": rules_page()})
 
 
 @ensure_csrf_cookie

@@ -100,8 +100,9 @@ class DailyChallenge(models.Model):
         return f"{self.variant} of {self.date}"
 
 
-# What puts an attempt on its challenge's board (RULES.md, "Scoring"): ranked, ended, not
-# voided, and ended with at least one action (one started and then left is not ranked).
+# What puts an attempt on its challenge's board (docs/rules.md, "How boards rank"): ranked,
+# ended, not voided, and ended with at least one action (one started and then left is not
+# ranked).
 BOARD_CONDITION = Q(kind="ranked", voided=False, ended_at__isnull=False, action_count__gt=0)
 
 
@@ -134,7 +135,7 @@ class Attempt(models.Model):
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
 
-    log = models.JSONField(default=list)  # action texts, RULES.md notation
+    log = models.JSONField(default=list)  # action texts, docs/rules.md notation
     action_times = models.JSONField(default=list)  # server seconds since started_at, per action
     started_at = models.DateTimeField()
     last_action_at = models.DateTimeField(null=True, blank=True)
@@ -174,7 +175,7 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            # The daily board: finished, counted attempts in RULES.md's order (won first).
+            # The daily board: finished, counted attempts in docs/rules.md's order (won first).
             models.Index(
                 "challenge",
                 models.F("won").desc(),

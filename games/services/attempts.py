@@ -28,6 +28,7 @@ from games.errors import (
     NotStartedError,
     OffsetConflictError,
 )
+from games.metrics import count_action_batch
 from games.models import Attempt, Deal
 from games.selectors import (
     attempt_board,
@@ -473,8 +474,12 @@ def attempt_push_actions(
     """
     with transaction.atomic():
         attempt = _locked(attempt_id, player)
+        stored = len(attempt.log)
         # The clock is read under the lock, so the stored times of one attempt never go back.
         outcome = _push_locked(attempt, offset, list(actions), now or timezone.now())
+    count_action_batch(
+        kind=attempt.kind, actions=len(actions), outcome=outcome, retry=offset < stored
+    )
     if isinstance(outcome, GamesError):
         raise outcome
     return outcome

@@ -69,7 +69,7 @@ def test_the_production_command_bounds_shutdown_and_trusts_no_proxy_by_default()
 
 @contextlib.contextmanager
 def running_server(
-    own_redis: OwnRedis, **extra_env: str
+    own_redis: OwnRedis, workers: int = 1, **extra_env: str
 ) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """The production command on the test database and the test's own Redis."""
     dev = dev_script()
@@ -88,7 +88,7 @@ def running_server(
     }
     with dead_port() as port:
         pass  # proven free a moment ago; the server takes it now
-    command = dev.server_command(host="127.0.0.1", port=port, prod=True, workers=1, env=env)
+    command = dev.server_command(host="127.0.0.1", port=port, prod=True, workers=workers, env=env)
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 30

@@ -169,6 +169,19 @@ def wait_for_server_sessions_to_end(timeout: float = 10.0) -> None:
     connection.close()
 
 
+@pytest.fixture(scope="session")
+def screenshots_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests write their screenshots: ``SCREENSHOTS_DIR`` when set
+    (`scripts/dev.py screenshots` sets it, then copies them into docs/screenshots), else a
+    temporary folder, so that a test run leaves the tree as it was."""
+    folder = os.environ.get("SCREENSHOTS_DIR")
+    if not folder:
+        return tmp_path_factory.mktemp("screenshots")
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 @pytest.fixture
 def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """A Chromium for one test. Playwright's sync API keeps an event loop in this thread

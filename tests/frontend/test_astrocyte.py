@@ -27,7 +27,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
          "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
          "K": "King"}  # fmt: skip
@@ -72,7 +71,7 @@ def server_state(page: Any, base: str) -> dict[str, Any]:
 
 
 def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
-    asgi_server: Server, browser: Any, transactional_db: Any
+    asgi_server: Server, browser: Any, transactional_db: Any, screenshots_dir: Path
 ) -> None:
     daily = make_daily(variant="astrocyte", seed=4)
     base = asgi_server.url
@@ -146,8 +145,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
         assert any(server["state"]["cells"]), (solution[:count], dst)
 
     # The board after those moves (a card in a cell), on a desktop and on a phone.
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "astrocyte-desktop.png"))
+    page.screenshot(path=str(screenshots_dir / "astrocyte-desktop.png"))
     state = context.storage_state()
     assert_no_hidden_cards(recorder)
     assert errors == []
@@ -167,7 +165,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
     assert_board_is(page, server_state(page, base)["state"])
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
-    page.screenshot(path=str(SCREENSHOTS / "astrocyte-phone.png"), full_page=True)
+    page.screenshot(path=str(screenshots_dir / "astrocyte-phone.png"), full_page=True)
     phone.close()
-    assert (SCREENSHOTS / "astrocyte-desktop.png").stat().st_size > 10_000
-    assert (SCREENSHOTS / "astrocyte-phone.png").stat().st_size > 10_000
+    assert (screenshots_dir / "astrocyte-desktop.png").stat().st_size > 10_000
+    assert (screenshots_dir / "astrocyte-phone.png").stat().st_size > 10_000

@@ -314,10 +314,10 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
     communicator, _ = await watch(challenge.pk)  # listening on the real Redis
 
     # Redis "goes away" for whoever broadcasts: a layer on a port where nothing listens.
-    with dead_port() as port, caplog.at_level(logging.WARNING, logger="leaderboards.live"):
+    with dead_port() as port, caplog.at_level(logging.WARNING, logger="core.broadcast"):
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "core.channel_layer.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
             }
         }

@@ -21,7 +21,7 @@ from django.test import Client
 from config.asgi import application
 from games.models import Attempt, Deal
 from rooms.models import Room
-from tests.games.test_fair_play import Reached, assert_nothing_hidden, cards_seen
+from tests.games.test_fair_play import Reached, assert_nothing_hidden, cards_seen, log_lines
 from tests.rooms.conftest import API, post, racers, started_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,7 +120,7 @@ def test_a_racer_who_resigns_at_once_learns_nothing_while_the_other_still_races(
     }
     assert Room.objects.get(code=code).status == "racing"
     seen = cards_seen(deal, solution[:PLAY_FIRST])
-    assert_nothing_hidden(reached, deal, seen, caplog.text)
+    assert_nothing_hidden(reached, deal, seen, log_lines(caplog.records))
     own = scout.get(f"{API}/attempts/{mine}/").json()
     assert own["over"] and own["deal_revealed"] is False
 

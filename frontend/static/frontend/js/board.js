@@ -1,4 +1,4 @@
-// Draws RULES.md's State JSON (view form) as DOM: no rules here, only pictures and names.
+// Draws docs/rules.md's State JSON (view form) as DOM: no rules here, only pictures and names.
 import { el } from "./api.js";
 
 const RANKS = { A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",

@@ -1,4 +1,4 @@
-// RULES.md's action notation and the piles of a view, read only to know which of the
+// docs/rules.md's action notation and the piles of a view, read only to know which of the
 // server's listed actions start at a pile, where they go, and which cards a pick takes.
 // No rules here: whatever is posted, the server judges. Pure functions (unit-tested).
 import { cardName } from "../board.js";
