@@ -36,6 +36,7 @@ from celery.schedules import BaseSchedule, schedule
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
+from django.utils.module_loading import autodiscover_modules
 
 from games.background_verifier import BackgroundVerifier
 from games.models import Deal
@@ -70,7 +71,8 @@ def registered_task(name: str) -> Callable[[], object] | None:
     """Another app's beat task (rooms.rooms_tidy, say), run here in-process as a plain call:
     the body of the task, which calls its service (games imports no other app)."""
     # The apps' tasks modules are imported by a worker at its start, not by a web process.
-    current_app.loader.import_default_modules()
+    # (Not through celery's loader: its Django fix-up would set Django up, logging too, again.)
+    autodiscover_modules("tasks")
     task = current_app.tasks.get(name)
     return None if task is None else task.run
 
