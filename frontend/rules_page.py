@@ -48,6 +48,11 @@ def _unlink_repository_documents(inline: Token) -> None:
     inline.children = kept
 
 
+# Blocks the page lets scroll sideways (site.css, .rules table and pre); a fence's attributes
+# go on its <code>, the focusable content of its scrolling <pre>.
+SCROLLING_BLOCKS = {"table_open", "fence", "code_block"}
+
+
 @cache
 def rules_page() -> RulesPage:
     markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
@@ -57,6 +62,10 @@ def rules_page() -> RulesPage:
     for index, token in enumerate(tokens):
         if token.type == "inline":
             _unlink_repository_documents(token)
+        if token.type in SCROLLING_BLOCKS:
+            # A table or code block wider than a phone scrolls sideways: a tab stop lets the
+            # keyboard scroll it too (axe: scrollable-region-focusable).
+            token.attrSet("tabindex", "0")
         if token.type != "heading_open":
             continue
         text = tokens[index + 1].content

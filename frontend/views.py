@@ -73,6 +73,23 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def archive(request: HttpRequest) -> HttpResponse:
+    # The calendar of past dailies: the variants played as dailies (the API gives the days).
+    variants = [(name, VARIANT_LABELS.get(name, name)) for name in settings.DAILY_VARIANTS]
+    return render(request, "frontend/archive.html", {"page": "archive", "variants": variants})
+
+
+@ensure_csrf_cookie
+def archive_day(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    # The play page on a past day's deal, as practice, with that day's board beside it.
+    return render(
+        request,
+        "frontend/play.html",
+        {"page": "archive", "mode": "archive", "challenge_id": challenge_id},
+    )
+
+
+@ensure_csrf_cookie
 def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return render(
         request,

@@ -28,12 +28,16 @@ from django.core.cache import cache
 from core.broadcast import in_worker_thread, send, submit
 from games.models import Attempt
 from games.selectors import visible_challenge
-from leaderboards import selectors
+from leaderboards import progress_buffer, selectors
 from leaderboards.metrics import BOARDS_PUSHED
 
 log = logging.getLogger(__name__)
 
 BOARD_WINDOW_SECONDS = 0.25
+# Progress rows of a window go out together: a watcher's messages do not grow with the
+# number of players (each push costs every watcher's socket a frame).
+PROGRESS_WINDOW_SECONDS = 1.0
+WINDOW_SECONDS = {"board": BOARD_WINDOW_SECONDS, "progress": PROGRESS_WINDOW_SECONDS}
 # Safety expiry of a claimed window, should the process that claimed it die before flushing.
 CLAIM_EXPIRY_SECONDS = 5
 LIVE_TOP = 50
@@ -85,20 +89,6 @@ def own_row(challenge_id: int, player_id: int | None) -> dict[str, Any] | None:
     return row.as_json() if row else None
 
 
-def _progress_message(
-    found: tuple[int | None, dict[str, Any]] | None,
-) -> tuple[int, dict[str, Any]] | None:
-    """(challenge id, ``progress`` message) of a selector's progress row, None off a board."""
-    challenge_id, row = found if found is not None else (None, None)
-    if challenge_id is None:
-        return None
-    return challenge_id, {"type": "progress", "challenge_id": challenge_id, "player": row}
-
-
-def _progress_payload(attempt_id: int) -> tuple[int, dict[str, Any]] | None:
-    return _progress_message(selectors.attempt_progress(attempt_id))
-
-
 def _voided_payload(challenge_id: int, attempt_id: int) -> dict[str, Any]:
     attempt = Attempt.objects.filter(pk=attempt_id).select_related("player").first()
     username = attempt.player.get_username() if attempt else None
@@ -112,76 +102,99 @@ class Broadcaster:
     """What the games signals push; every method returns at once and never raises."""
 
     def __init__(self) -> None:
-        self._claimed: set[int] = set()  # windows claimed in this process (cache down)
+        self._claimed: set[tuple[str, int]] = set()  # windows claimed here (cache down)
 
     def board_changed(self, challenge_id: int) -> None:
-        submit(lambda: self._claim_and_schedule(challenge_id))
+        submit(lambda: self._open_window("board", challenge_id))
 
     def progressed(self, attempt_id: int, attempt: Attempt | None = None) -> None:
-        """Push a player's progress: from ``attempt`` as committed when its player is
-        loaded (no query on the hot path of the play API), else read back."""
+        """Push a player's progress with the challenge's next progress window: from
+        ``attempt`` as committed when its player is loaded (no query on the hot path of the
+        play API), else read back."""
         if attempt is not None and Attempt.player.is_cached(attempt):
-            found = _progress_message(selectors.progress_of(attempt))
-            if found is not None:
-                submit(lambda: send(group_name(found[0]), "progress.update", found[1]))
+            found = selectors.progress_of(attempt)
+            submit(lambda: self._keep_progress(found))
             return
-        submit(lambda: self._send_progress(attempt_id))
+        submit(lambda: self._read_and_keep_progress(attempt_id))
 
     def voided(self, challenge_id: int, attempt_id: int) -> None:
         submit(lambda: self._send_voided(challenge_id, attempt_id))
 
-    # --- progress and voids: sent as they come ---
-
-    async def _send_progress(self, attempt_id: int) -> None:
-        found = await in_worker_thread(_progress_payload, attempt_id)
-        if found is not None:
-            await send(group_name(found[0]), "progress.update", found[1])
+    # --- voids: sent at once ---
 
     async def _send_voided(self, challenge_id: int, attempt_id: int) -> None:
         payload = await in_worker_thread(_voided_payload, challenge_id, attempt_id)
         await send(group_name(challenge_id), "board.update", payload)
 
-    # --- boards: coalesced ---
+    # --- progress: kept for the window ---
 
-    async def _claim_and_schedule(self, challenge_id: int) -> None:
-        if await self._claim(challenge_id):
+    async def _read_and_keep_progress(self, attempt_id: int) -> None:
+        await self._keep_progress(await in_worker_thread(selectors.attempt_progress, attempt_id))
+
+    async def _keep_progress(self, found: tuple[int | None, dict[str, Any]] | None) -> None:
+        challenge_id, row = found if found is not None else (None, None)
+        if challenge_id is None or row is None:
+            return  # practice, or off the board
+        await in_worker_thread(progress_buffer.add, _prefix(), challenge_id, row)
+        await self._open_window("progress", challenge_id)
+
+    # --- the windows: one push per challenge and window, whichever process claims it ---
+
+    async def _open_window(self, kind: str, challenge_id: int) -> None:
+        if await self._claim(kind, challenge_id):
             asyncio.get_running_loop().call_later(
-                BOARD_WINDOW_SECONDS, submit, lambda: self._flush(challenge_id)
+                WINDOW_SECONDS[kind], submit, lambda: self._flush(kind, challenge_id)
             )
 
-    async def _flush(self, challenge_id: int) -> None:
-        await self._release(challenge_id)
-        payload = await in_worker_thread(board_payload, challenge_id)
-        await send(group_name(challenge_id), "board.update", payload)
-        BOARDS_PUSHED.inc()
+    async def _flush(self, kind: str, challenge_id: int) -> None:
+        await self._release(kind, challenge_id)
+        if kind == "board":
+            payload = await in_worker_thread(board_payload, challenge_id)
+            await send(group_name(challenge_id), "board.update", payload)
+            BOARDS_PUSHED.inc()
+            return
+        rows = await in_worker_thread(progress_buffer.take, _prefix(), challenge_id)
+        if rows:
+            counts = await in_worker_thread(selectors.players_counts, challenge_id)
+            payload = {
+                "type": "progress",
+                "challenge_id": challenge_id,
+                "players": rows,
+                "counts": counts,
+            }
+            await send(group_name(challenge_id), "progress.update", payload)
 
-    async def _claim(self, challenge_id: int) -> bool:
-        """Claim the challenge's coalescing window: an atomic add in the shared cache (in a
-        worker thread: Django's ``aadd`` would queue behind the consumers' database reads on
-        the one thread-sensitive executor)."""
+    async def _claim(self, kind: str, challenge_id: int) -> bool:
+        """Claim the challenge's window: an atomic add in the shared cache (in a worker
+        thread: Django's ``aadd`` would queue behind the consumers' database reads on the
+        one thread-sensitive executor)."""
         try:
-            key = _claim_key(challenge_id)
+            key = _claim_key(kind, challenge_id)
             return bool(await in_worker_thread(cache.add, key, 1, CLAIM_EXPIRY_SECONDS))
         except Exception as error:
             # Without Redis nobody else can push either: coalesce in this process.
-            log.warning("board window claim in the cache failed: %r", error)
-        if challenge_id in self._claimed:
+            log.warning("%s window claim in the cache failed: %r", kind, error)
+        if (kind, challenge_id) in self._claimed:
             return False
-        self._claimed.add(challenge_id)
+        self._claimed.add((kind, challenge_id))
         return True
 
-    async def _release(self, challenge_id: int) -> None:
-        self._claimed.discard(challenge_id)
+    async def _release(self, kind: str, challenge_id: int) -> None:
+        self._claimed.discard((kind, challenge_id))
         try:
-            await in_worker_thread(cache.delete, _claim_key(challenge_id))
+            await in_worker_thread(cache.delete, _claim_key(kind, challenge_id))
         except Exception as error:
-            log.warning("board window release in the cache failed: %r", error)
+            log.warning("%s window release in the cache failed: %r", kind, error)
 
 
-def _claim_key(challenge_id: int) -> str:
-    # The cache's KEY_PREFIX keeps deployments apart; the layer's prefix, test workers.
-    prefix = getattr(get_channel_layer(), "prefix", "asgi")
-    return f"{prefix}:leaderboards:board-window:{challenge_id}"
+def _prefix() -> str:
+    # The cache's KEY_PREFIX keeps deployments apart; the layer's prefix, test workers and
+    # Redis databases (core/channel_layer.py).
+    return str(getattr(get_channel_layer(), "prefix", "asgi"))
+
+
+def _claim_key(kind: str, challenge_id: int) -> str:
+    return f"{_prefix()}:leaderboards:{kind}-window:{challenge_id}"
 
 
 broadcaster = Broadcaster()

@@ -46,7 +46,10 @@ log = logging.getLogger(__name__)
 
 
 def _send_on_commit(signal: Any, attempt: Attempt) -> None:
-    attempt_id, challenge_id = attempt.pk, attempt.challenge_id
+    # The challenge only for a ranked attempt: an archive practice names its daily but is on
+    # no board, so nobody watching that day hears of it.
+    ranked = attempt.kind == Attempt.Kind.RANKED
+    attempt_id, challenge_id = attempt.pk, attempt.challenge_id if ranked else None
     transaction.on_commit(
         lambda: signal.send(
             sender=Attempt, attempt_id=attempt_id, challenge_id=challenge_id, attempt=attempt

@@ -296,6 +296,7 @@ def test_web_stops_in_time_and_bounds_its_frames() -> None:
     web = SERVICES["web"]
     words = command_words(web)
     assert int(option(words, "--ws-max-size") or 0) <= 64 * 1024
+    assert option(words, "--ws-per-message-deflate") == "false"
     graceful = int(option(words, "--timeout-graceful-shutdown") or 0)
     assert 0 < graceful <= 30
     grace = str(web["stop_grace_period"]).removesuffix("s")

@@ -16,6 +16,7 @@ from tests.frontend.helpers import (
     Recorder,
     assert_no_hidden_cards,
     attempt,
+    card_label,
     click_action,
     open_play,
     start,
@@ -27,15 +28,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
-         "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
-         "K": "King"}  # fmt: skip
-SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
-def card_name(card: str) -> str:
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
 
 def assert_board_is(page: Any, state: dict[str, Any]) -> None:
     """What the page draws is the server's state: every column, cell and foundation."""
@@ -46,9 +38,9 @@ def assert_board_is(page: Any, state: dict[str, Any]) -> None:
         up = column.locator(".card.up")
         expect(up).to_have_count(len(cards) - down)
         for j, card in enumerate(cards[down:]):
-            expect(up.nth(j)).to_have_attribute("aria-label", re.compile(f"^{card_name(card)},"))
+            expect(up.nth(j)).to_have_attribute("aria-label", re.compile(f"^{card_label(card)},"))
     for i, card in enumerate(state["cells"]):
-        text = card_name(card) if card else "empty"
+        text = card_label(card) if card else "empty"
         expect(board.locator(f".cell[data-pile='c{i + 1}']")).to_have_attribute(
             "aria-label", f"Cell {i + 1}: {text}"
         )

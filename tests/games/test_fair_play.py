@@ -114,6 +114,8 @@ def collect_reads(client: Client, reached: Reached, challenge: DailyChallenge, *
         f"{api}/leaderboards/streaks/?variant={challenge.variant}",
         f"{api}/leaderboards/players/{username}/",
         f"{api}/leaderboards/players/rival/",
+        f"{api}/leaderboards/attempts/{mine}/would-rank/",
+        f"{api}/archive/?variant={challenge.variant}",
         "/",
         f"/play/{cid}/",
         "/practice/",
@@ -124,9 +126,14 @@ def collect_reads(client: Client, reached: Reached, challenge: DailyChallenge, *
         "/leaderboards/alltime/",
         "/leaderboards/streaks/",
         f"/players/{username}/",
+        "/archive/",
+        f"/archive/{cid}/",
     ):
         response = reached.add(path, client.get(path))
         assert response.status_code < 500, (path, response.status_code)
+    # The archive opens a day only once it is over: no practice run at an open day's deal.
+    rehearsal = reached.add("archive start", post(client, f"{api}/challenges/{cid}/practice/"))
+    assert rehearsal.status_code == 404, rehearsal.content
     detail = client.get(f"{api}/attempts/{mine}/").json()
     if detail["over"]:
         for step in range(detail["action_count"] + 1):
@@ -299,6 +306,7 @@ def test_a_challenge_before_its_day_answers_exactly_as_an_unknown_one() -> None:
     for method, template in (
         ("get", api + "/challenges/{}/"),
         ("post", api + "/challenges/{}/start/"),
+        ("post", api + "/challenges/{}/practice/"),
         ("get", api + "/challenges/{}/attempts/"),
         ("get", api + "/challenges/{}/solution/?step=1"),
         ("get", api + "/leaderboards/challenges/{}/"),

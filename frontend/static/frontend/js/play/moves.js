@@ -61,5 +61,6 @@ export function pick(view, pile, index) {
 export function describeCards(view, pile, n) {
   const cards = pileCards(view, pile);
   const first = cards[cards.length - n];
-  return n > 1 ? `${cardName(first)} and the ${n - 1} cards on it` : cardName(first);
+  if (n === 2) return `${cardName(first)} and the card on it`;
+  return n > 2 ? `${cardName(first)} and the ${n - 1} cards on it` : cardName(first);
 }
