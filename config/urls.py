@@ -13,6 +13,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.urls")),
     path("", include("games.api.urls")),
     path("leaderboards/", include("leaderboards.urls")),
+    path("rooms/", include("rooms.urls")),
     re_path(r"^(?P<path>.*)$", views.api_not_found),
 ]
 

@@ -19,4 +19,6 @@ urlpatterns = [
     path("leaderboards/<int:challenge_id>/", views.leaderboard_day, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
     path("rules/", views.rules, name="rules"),
+    path("rooms/", views.rooms, name="rooms"),
+    path("rooms/<str:code>/", views.room, name="room"),
 ]
