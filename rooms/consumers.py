@@ -13,7 +13,6 @@ Close codes: 4400 anything but a ping; 4404 no such room; 4503 live updates unav
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from typing import Any
@@ -27,23 +26,10 @@ from rooms.errors import RoomNotFoundError
 
 log = logging.getLogger(__name__)
 
-# Group joins and leaves in flight at once per process and loop: redis-py's pool (100
-# connections) refuses, rather than queues, the 101st (as leaderboards/consumers.py).
-GROUP_CALLS_AT_ONCE = 32
-_group_calls: dict[int, asyncio.Semaphore] = {}
-
 CLOSE_BAD_MESSAGE = 4400
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503
 MAX_FRAME_CHARS = 256
-
-
-def group_calls_gate() -> asyncio.Semaphore:
-    loop_id = id(asyncio.get_running_loop())
-    gate = _group_calls.get(loop_id)
-    if gate is None:
-        gate = _group_calls[loop_id] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
-    return gate
 
 
 def snapshot(code: str) -> dict[str, Any] | None:
@@ -70,7 +56,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             # Join before the snapshot is sent, so that nothing committed after it is missed
             # (a push may then repeat what the snapshot says: the client keeps the newest).
-            async with group_calls_gate():
+            async with broadcast.group_calls_gate():
                 await self.channel_layer.group_add(self.group_name, self.channel_name)
             self.joined = True
         except Exception as error:
@@ -83,7 +69,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.joined:
             try:
-                async with group_calls_gate():
+                async with broadcast.group_calls_gate():
                     await self.channel_layer.group_discard(self.group_name, self.channel_name)
             except Exception as error:  # the group entry expires on its own
                 log.warning("watcher of room %s not discarded: %r", self.code, error)
