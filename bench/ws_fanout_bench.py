@@ -313,9 +313,11 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
     time.sleep(3.0)
     idle_after = server_pss_bytes(server_pid) if server_pid else 0
 
+    cpu_before, clock_before = load.cpu_snapshot(server_pid), time.monotonic()
     committed, players = asyncio.run(
         drive_players_and_finishes(args, challenge_id, solution, tokens, spares, attempt_ids)
     )
+    cpu = load.cpu_cores(cpu_before, load.cpu_snapshot(server_pid), time.monotonic() - clock_before)
     stop.set()
     arrivals: dict[int, list[float]] = {aid: [] for aid in attempt_ids}
     client_cpu = 0.0
@@ -348,6 +350,8 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
         "server_pss_mib_idle_with_watchers": round(idle_after / 2**20, 1),
         "server_kib_per_idle_watcher": round(per_watcher / 1024, 1) if per_watcher else None,
         "client_cpu_seconds": round(client_cpu, 1),
+        # While the players play and the rounds run (the client: this process only).
+        "cores_busy_during_rounds": cpu,
         "players_during_rounds": players,
     }
 

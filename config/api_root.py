@@ -51,6 +51,21 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
         "A player's statistics: played, won, scores, histograms, streaks.",
         ("leaderboard-player",),
     ),
+    "rooms": (
+        "Race rooms: the public rooms, open one, join, leave, ready, start, the room with "
+        "every racer's progress; after the race the deal, its solution and every racer's game.",
+        (
+            "rooms",
+            "room-detail",
+            "room-join",
+            "room-leave",
+            "room-ready",
+            "room-start",
+            "room-reveal",
+            "room-solution",
+            "room-replay",
+        ),
+    ),
     "auth": (
         "Sign-up, log-in and log-out (session), the signed-in player, API tokens.",
         ("auth-signup", "auth-login", "auth-logout", "auth-me", "auth-token", "auth-tokens"),

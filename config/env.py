@@ -167,6 +167,11 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         600,
         "Seconds between two runs of the beat task dailies_prepare.",
     ),
+    "ROOMS_TIDY_EVERY": Variable(
+        15,
+        "Seconds between two runs of the beat task rooms_tidy (closes rooms left empty, ends "
+        "races past their time limit).",
+    ),
     "CELERY_TASK_DEFAULT_QUEUE": Variable(
         "celery",
         "The queue tasks are sent to and workers consume.",

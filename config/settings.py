@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "rooms",
     "frontend",
 ]
 
@@ -378,3 +379,6 @@ CELERY_BEAT_SCHEDULE["attempts-close-day"] = {
     "task": "games.attempts_close_day",
     "schedule": crontab(minute=0, hour=0),
 }
+# Race rooms: close the rooms left empty, end the races past their time limit.
+ROOMS_TIDY_EVERY: int = setting("ROOMS_TIDY_EVERY")
+CELERY_BEAT_SCHEDULE["rooms-tidy"] = {"task": "rooms.rooms_tidy", "schedule": ROOMS_TIDY_EVERY}

@@ -14,6 +14,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
     path("leaderboards/", include("leaderboards.urls")),
     path("leagues/", include("leaderboards.leagues.urls")),
+    path("rooms/", include("rooms.urls")),
     re_path(r"^(?P<path>.*)$", views.api_not_found),
 ]
 

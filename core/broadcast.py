@@ -33,6 +33,10 @@ from django.db import close_old_connections, connection
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT_SECONDS = 5.0
+# Group joins and leaves in flight at once per loop: redis-py's pool refuses, rather than
+# queues, a connection past its limit, which a crowd of watchers connecting together hit.
+GROUP_CALLS_AT_ONCE = 32
+_group_calls: dict[int, asyncio.Semaphore] = {}
 
 T = TypeVar("T")
 
@@ -45,6 +49,16 @@ def register_consumer_loop() -> None:
     """Called by a consumer on connect, from its loop: send from there from now on."""
     global _consumer_loop
     _consumer_loop = asyncio.get_running_loop()
+
+
+def group_calls_gate() -> asyncio.Semaphore:
+    """Hold it around a consumer's ``group_add``/``group_discard`` (one per event loop:
+    tests run a loop each)."""
+    loop_id = id(asyncio.get_running_loop())
+    gate = _group_calls.get(loop_id)
+    if gate is None:
+        gate = _group_calls[loop_id] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
+    return gate
 
 
 def broadcast(group: str, event_type: str, payload: dict[str, Any]) -> None:

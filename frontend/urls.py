@@ -22,4 +22,6 @@ urlpatterns = [
     path("leagues/<int:league_id>/", views.league, name="league"),
     path("leagues/join/<str:code>/", views.league_join, name="league-join"),
     path("rules/", views.rules, name="rules"),
+    path("rooms/", views.rooms, name="rooms"),
+    path("rooms/<str:code>/", views.room, name="room"),
 ]

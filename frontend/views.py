@@ -159,3 +159,18 @@ def league_join(request: HttpRequest, code: str) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     # docs/rules.md, as the repository has it: how to play and how scores are checked.
     return render(request, "frontend/rules.html", {"page": "rules", "rules": rules_page()})
+
+
+@ensure_csrf_cookie
+def rooms(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "frontend/rooms.html",
+        {"page": "rooms", "variants": list(VARIANT_LABELS.items())},
+    )
+
+
+@ensure_csrf_cookie
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    # Only the code: the room, the race and its board come from the API and the WebSocket.
+    return render(request, "frontend/room.html", {"page": "room", "code": code})

@@ -149,6 +149,13 @@ class Attempt(models.Model):
     runs_completed = models.PositiveSmallIntegerField(default=0)
     deals_left = models.PositiveSmallIntegerField(default=5)
 
+    # A race's attempt (rooms): no action before ``started_at`` (the race's start signal) nor
+    # after ``play_until`` (its time limit: the attempt is then resigned where it stands), no
+    # hints, and its cards stay secret while ``cards_sealed`` (until the race is over for every
+    # racer, not when this one ends). Null and False for every other attempt.
+    play_until = models.DateTimeField(null=True, blank=True)
+    cards_sealed = models.BooleanField(default=False)
+
     flagged = models.BooleanField(default=False)
     flag_reason = models.CharField(max_length=200, blank=True)
     voided = models.BooleanField(default=False)
@@ -192,6 +199,10 @@ class Attempt(models.Model):
     @property
     def is_over(self) -> bool:
         return self.ended_at is not None
+
+    @property
+    def is_race(self) -> bool:
+        return self.play_until is not None
 
 
 class BoardScoreCount(models.Model):

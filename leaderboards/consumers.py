@@ -31,7 +31,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
-from core.broadcast import register_consumer_loop
+from core.broadcast import group_calls_gate, register_consumer_loop
 from leaderboards import live
 from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 
@@ -46,19 +46,6 @@ MAX_FRAME_CHARS = 256
 LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 # A signed-in watcher outside the top has its own rank re-read at most this often.
 OWN_RANK_REFRESH_SECONDS = 5.0
-# Group joins and leaves in flight at once per process: redis-py's pool (100 connections by
-# default) refuses, rather than queues, the 101st; a crowd connecting at once must wait.
-GROUP_CALLS_AT_ONCE = 32
-_group_calls: dict[int, asyncio.Semaphore] = {}
-
-
-def _group_calls_gate() -> asyncio.Semaphore:
-    """One semaphore per event loop (tests run a loop each)."""
-    loop_id = id(asyncio.get_running_loop())
-    gate = _group_calls.get(loop_id)
-    if gate is None:
-        gate = _group_calls[loop_id] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
-    return gate
 
 
 class ChallengeConsumer(AsyncJsonWebsocketConsumer):
@@ -125,7 +112,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         try:
             # Join before reading, so that nothing committed after the snapshot is missed.
             for group in self.group_names():
-                async with _group_calls_gate():
+                async with group_calls_gate():
                     await self.channel_layer.group_add(group, self.channel_name)
                 self.joined = True
         except Exception as error:
@@ -159,7 +146,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         if self.joined:
             try:
                 for group in self.group_names():
-                    async with _group_calls_gate():
+                    async with group_calls_gate():
                         await self.channel_layer.group_discard(group, self.channel_name)
             except Exception as error:  # the group entry expires on its own
                 log.warning("watcher of challenge %s not discarded: %r", self.challenge_id, error)

@@ -16,6 +16,7 @@ GROUPS = [
     "leaderboards",
     "streaks",
     "players",
+    "rooms",
     "auth",
     "health",
     "schema",

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -294,10 +296,15 @@ async def test_a_burst_of_finishes_is_coalesced_and_the_last_board_is_right() ->
         for n, attempt in enumerate(attempts):
             finish(attempt, score=100 + n, elapsed=30)
 
+    began = time.monotonic()
     await db(burst)()
+    took = time.monotonic() - began
     messages = await drain(communicator, 2.0)
     boards = [m for m in messages if m["type"] == "board"]
-    assert 1 <= len(boards) <= 3, [len(b["top"]) for b in boards]
+    # At most one board per window the burst spanned (on a loaded machine it spans more
+    # than one), never one per finish.
+    windows = math.ceil(took / live.BOARD_WINDOW_SECONDS) + 1
+    assert 1 <= len(boards) <= min(windows, 10), ([len(b["top"]) for b in boards], took)
     last = boards[-1]
     assert [r["username"] for r in last["top"]] == [f"b{n:02}" for n in range(19, -1, -1)]
     assert [r["rank"] for r in last["top"]] == list(range(1, 21))
