@@ -3,8 +3,9 @@
     python -m bench.solver_bench --variant astrocyte --seeds 1-200 --seconds 60 --jobs 2
     python -m bench.solver_bench --variant spider4 --seeds 1-30 --baseline main
 
-Each deal runs in a process of its own (its peak RSS is the deal's). ``--no-improve`` skips
-the improve-par phase (what a hint gets); by default the deal gets it, as in the pipeline.
+Each deal runs in a process of its own (its peak RSS is the deal's). ``--improve-nodes N``
+is the improve-par phase's budget (default SOLVER_IMPROVE_NODES's, as in the pipeline;
+0 skips it, as for a hint).
 ``--baseline REF`` also runs the previous version's bench (a git worktree of REF, made in
 the temporary directory unless there) on the same seeds, one deal at a time after ours,
 and prints its par beside ours.
@@ -31,6 +32,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from config import env
 from games.solver import SOLVER_VERSION, difficulty, solve
 
 
@@ -42,12 +44,12 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
-Job = tuple[str, int, float, int, bool]
+Job = tuple[str, int, float, int, int]
 
 
 def run_one(job: Job) -> dict[str, Any]:
     variant, seed, seconds, memory, improve = job
-    result = solve((variant, seed), seconds=seconds, max_memory_mb=memory, improve=improve)
+    result = solve((variant, seed), seconds=seconds, max_memory_mb=memory, improve_nodes=improve)
     label, number = difficulty(result)
     return {
         "variant": variant,
@@ -72,7 +74,7 @@ def run_one(job: Job) -> dict[str, Any]:
 
 
 def read_done(
-    path: str, variant: str, seconds: float, improve: bool = True
+    path: str, variant: str, seconds: float, improve: int = 0
 ) -> dict[int, dict[str, Any]]:
     done: dict[int, dict[str, Any]] = {}
     if not os.path.exists(path):
@@ -86,7 +88,7 @@ def read_done(
                 row.get("variant") == variant
                 and row.get("limit") == seconds
                 and row.get("solver_version") == SOLVER_VERSION
-                and row.get("improve", True) == improve
+                and row.get("improve", 0) == improve
             ):
                 done[row["seed"]] = row
     return done
@@ -212,10 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="JSONL file, appended to")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument(
-        "--no-improve",
+        "--improve-nodes",
         dest="improve",
-        action="store_false",
-        help="stop once proven (no improve-par phase), as a hint does",
+        type=int,
+        default=env.ENVIRONMENT_VARIABLES["SOLVER_IMPROVE_NODES"].default,
+        help="positions for the improve-par phase once proven (0: none, as a hint)",
     )
     parser.add_argument(
         "--baseline",

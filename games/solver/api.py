@@ -88,14 +88,15 @@ def solve(
     max_memory_mb: int = 1024,
     progress: ProgressCallback | None = None,
     progress_every: int = 50_000,
-    improve: bool = False,
+    improve_nodes: int = 0,
 ) -> SolveResult:
     """Find a winning line from a board or a ``(variant, seed)`` deal, within the limits.
 
     ``solved`` only when the engine's checked replay of the line wins; ``unsolvable`` only
     when an unpruned search was exhausted; otherwise ``unknown`` (see ``reason``).
-    With ``improve``, the time left after the deal is proven goes to finding a shorter
-    line (``improve.py``): the pipeline's verification wants it, a hint does not.
+    With ``improve_nodes``, up to that many positions (and the time left) go to finding a
+    shorter line once the deal is proven (``improve.py``): the pipeline's verification
+    wants it, a hint does not.
     """
     began = time.perf_counter()
     rss_before = _max_rss_mb()
@@ -109,20 +110,21 @@ def solve(
     raw_length = len(moves)
     first_par: int | None = None
     proven = 0.0
-    improve_nodes = 0
+    improve_used = 0
     if status == SOLVED:
         moves = shorten(start, moves, deadline)
         first_par = len(moves)
         proven = time.perf_counter() - began
-        if improve:
+        budget = improve_nodes if max_nodes is None else min(improve_nodes, max_nodes)
+        if budget > 0:
             better = improve_line(
                 start,
                 moves,
                 deadline=deadline,
-                max_nodes=_left(max_nodes, outcome.nodes),
+                max_nodes=budget,
                 memory_cap_bytes=cap,
             )
-            improve_nodes = better.nodes
+            improve_used = better.nodes
             shorter = shorten(start, better.moves, deadline, thorough=True)
             if _replays_to_win(start, shorter):
                 moves = shorter
@@ -139,7 +141,7 @@ def solve(
         raw_length=raw_length,
         proven_seconds=proven,
         first_par=first_par,
-        improve_nodes=improve_nodes,
+        improve_nodes=improve_used,
     )
 
 

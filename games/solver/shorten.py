@@ -7,6 +7,8 @@ Passes, repeated while one of them helps and time remains:
 2. *Shortcuts*: when one legal move from position i reaches a position the line meets later
    at j > i + 1, the moves i..j-1 become that one move.
    With ``thorough``, also two moves from i reaching j > i + 2 (a depth-2 re-search).
+   *Windows*: each window of 12 moves (20 with ``thorough``) re-searched for a shorter way
+   to exactly its last position (``window.py``).
 3. *Deletions by card*: drop one move and replay the rest by card identity
    (``tracking.py``), so that a later move of the same cards starts from where they were:
    a card parked on the way goes straight to its place.
@@ -25,6 +27,7 @@ from typing import Any
 from games.engine import Board, Move
 
 from .tracking import Tracked, describe_line, play_steps
+from .window import shorten_windows
 
 
 def _positions(start: Board, moves: list[Move]) -> list[tuple[Any, ...]]:
@@ -102,13 +105,18 @@ def drop_useless(start: Board, moves: list[Move], deadline: float) -> list[Move]
     return result
 
 
+# The improve phase's windows: longer, with more positions each (a few seconds a line).
+THOROUGH_WINDOWS = {"window": 20, "step": 10, "budget": 10_000}
+
+
 def shorten(
     start: Board, moves: list[Move], deadline: float, *, thorough: bool = False
 ) -> list[Move]:
     """A winning line from ``start`` no longer than ``moves`` (which must win).
 
-    ``thorough`` adds the depth-2 re-search between positions (``two_move_shortcuts``),
-    a few seconds on a 200-move line: for the improve phase, not for hints.
+    ``thorough`` adds the depth-2 re-search between positions (``two_move_shortcuts``)
+    and re-searches longer windows of the line (``window.py``), a few seconds on a 200-move
+    line: for the improve phase, not for hints.
     """
     best = list(moves)
     while time.perf_counter() < deadline:
@@ -116,6 +124,9 @@ def shorten(
         candidate = take_shortcuts(start, candidate, deadline)
         if thorough:
             candidate = two_move_shortcuts(start, candidate, deadline)
+            candidate = shorten_windows(start, candidate, deadline, **THOROUGH_WINDOWS)
+        else:
+            candidate = shorten_windows(start, candidate, deadline)
         candidate = drop_by_identity(start, candidate, deadline)
         candidate = drop_useless(start, candidate, deadline)
         if len(candidate) >= len(best) or not wins(start, candidate):
