@@ -13,8 +13,8 @@ hold equal cards) is a lower bound on the moves left, except when a run goes hom
 pairs go at once, which can only make the search less exact, never wrong). When the count
 is 0 and the layout is the target's, the window is done.
 
-Each window search has a node budget; the result is the same on every run (no clock
-inside a window), and ``shorten_windows`` stops between windows at its deadline.
+Each window search has a node budget; the result is the same on every run unless the
+deadline (checked every few dozen nodes) stops it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import Any
 
 from games.engine import Board, Move
 from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
+
+from .search import CHECK_EVERY
 
 # pairs: (card, what it lies on); "what" is a card code (< 64), BOTTOM + column, CELL_AT + cell
 BOTTOM = 100
@@ -125,7 +127,8 @@ def _changes(board: Board, move: Move) -> tuple[list[Pair], list[Pair]]:
 
 
 class _Search:
-    def __init__(self, start: Board, target: Board, budget: int) -> None:
+    def __init__(self, start: Board, target: Board, budget: int, deadline: float) -> None:
+        self.deadline = deadline
         self.board = start.copy(keep_history=False)
         self.target_key = _key(target)
         self.excess = _Excess(self.board, target)
@@ -149,6 +152,9 @@ class _Search:
         if excess.h == 0 and _key(board) == self.target_key:
             return True
         if g + excess.h > bound or self.nodes >= self.budget:
+            return False
+        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() >= self.deadline:
+            self.budget = self.nodes  # stop here: the window keeps its moves
             return False
         key = _key(board)
         if self.seen.get(key, bound + 1) <= g:
@@ -194,11 +200,15 @@ class _Search:
 
 
 def shortest_between(
-    start: Board, target: Board, shorter_than: int, budget: int
+    start: Board,
+    target: Board,
+    shorter_than: int,
+    budget: int,
+    deadline: float = float("inf"),
 ) -> list[Move] | None:
     """A path of fewer than ``shorter_than`` moves (no deal) from ``start`` to exactly
-    ``target``, within ``budget`` nodes, or None."""
-    return _Search(start, target, budget).run(shorter_than)
+    ``target``, within ``budget`` nodes and the deadline, or None."""
+    return _Search(start, target, budget, deadline).run(shorter_than)
 
 
 # Window length (moves), the step between windows and the node budget of one window's
@@ -228,7 +238,7 @@ def shorten_windows(
             target.push(line[j])
             j += 1
         if j - i >= 2:
-            path = shortest_between(board, target, j - i, budget)
+            path = shortest_between(board, target, j - i, budget, deadline)
             if path is not None:
                 line[i:j] = path
                 j = i + len(path)
