@@ -12,8 +12,8 @@ a fixed seed, a few voided, 3 % ended with no action and so on no board) loaded 
 the board's score counts recounted (``board_counts_rebuild``), then VACUUM ANALYZE. Each
 figure is the median and the 99th percentile of ``--runs`` calls of the real selector
 (``leaderboard_for_day`` and ``player_rank``), Django ORM and all, after a warm-up.
-``--write-docs`` puts the figures and the EXPLAIN ANALYZE plans into docs/leaderboards.md
-between the bench markers.
+``--write-docs`` puts the figures into docs/benchmarks.md and the EXPLAIN ANALYZE plans into
+docs/leaderboards.md, each between the bench's markers.
 """
 
 from __future__ import annotations
@@ -31,9 +31,13 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs" / "leaderboards.md"
-BEGIN = "<!-- leaderboard_bench: begin -->"
-END = "<!-- leaderboard_bench: end -->"
+PLANS_DOC = ROOT / "docs" / "leaderboards.md"
+PLANS_MARKERS = ("<!-- leaderboard_bench: begin -->", "<!-- leaderboard_bench: end -->")
+FIGURES_DOC = ROOT / "docs" / "benchmarks.md"
+FIGURES_MARKERS = (
+    "<!-- leaderboard_bench figures: begin -->",
+    "<!-- leaderboard_bench figures: end -->",
+)
 TARGET_MS = 20.0
 SEED = 20260101
 
@@ -135,7 +139,7 @@ def _attempt_line(
     rng: random.Random, player_id: int, deal_id: int, challenge_id: int, start: dt.datetime
 ) -> str:
     elapsed = round(rng.uniform(60, 1800), 3)
-    # A few started and left with no action: in the table, on no board (RULES.md).
+    # A few started and left with no action: in the table, on no board (docs/rules.md).
     actions = 0 if rng.random() < 0.03 else rng.randint(80, 400)
     won = actions > 0 and rng.random() < 0.4
     score = max(0, 500 - actions - int(elapsed // 2) + 100 * rng.randint(0, 8))
@@ -259,17 +263,23 @@ def main() -> None:
         "Counts": explain(counts_call),
     }
     if args.write_docs:
-        body = [BEGIN, "", table, ""]
+        write_between(FIGURES_DOC, FIGURES_MARKERS, ["", table, ""])
+        body = [""]
         for title, plan in plans.items():
             body += [f"#### {title}", "", "```", plan, "```", ""]
-        body.append(END)
-        text = DOCS.read_text()
-        start, stop = text.index(BEGIN), text.index(END) + len(END)
-        DOCS.write_text(text[:start] + "\n".join(body) + text[stop:])
-        print(f"\nwritten to {DOCS.relative_to(ROOT)}")
+        write_between(PLANS_DOC, PLANS_MARKERS, body)
     else:
         for title, plan in plans.items():
             print(f"\n== {title}\n{plan}")
+
+
+def write_between(doc: Path, markers: tuple[str, str], lines: list[str]) -> None:
+    """Replace what lies between the two marker lines of ``doc`` with ``lines``."""
+    begin, end = markers
+    text = doc.read_text()
+    start, stop = text.index(begin), text.index(end) + len(end)
+    doc.write_text(text[:start] + "\n".join([begin, *lines, end]) + text[stop:])
+    print(f"\nwritten to {doc.relative_to(ROOT)}")
 
 
 def _server_version() -> str:

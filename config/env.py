@@ -69,6 +69,11 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "PostgreSQL: a pooled connection prepares a statement on the server once it has run it "
         "this many times (0: never, e.g. behind a PgBouncer without prepared statements).",
     ),
+    "DATABASE_POOL_MAX_SIZE": Variable(
+        16,
+        "PostgreSQL: connections one process keeps at most (its pool); processes times this must "
+        "stay under the server's max_connections.",
+    ),
     "REDIS_URL": Variable(
         "",
         "e.g. redis://host:6379/0. Set: Redis channel layer, Celery broker and results. Unset: "
@@ -78,6 +83,28 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     "LOG_LEVEL": Variable(
         "INFO",
         "Root log level (DEBUG, INFO, WARNING, ERROR).",
+    ),
+    "LOG_FORMAT": Variable(
+        "plain",
+        "plain: one line of text per event; json: one JSON object per line (time, level, "
+        "logger, message, and a traceback inside the object).",
+    ),
+    "METRICS_ENABLED": Variable(
+        False,
+        "Serve Prometheus metrics at /metrics/ (docs/metrics.md). Off: that path is a 404.",
+    ),
+    "METRICS_TOKEN": Variable(
+        "",
+        "When set, /metrics/ answers only a request with 'Authorization: Bearer <token>' (401 "
+        "otherwise). Empty: anyone who reaches /metrics/ may read it (keep it off the proxy).",
+        shown="(empty: no token asked)",
+    ),
+    "PROMETHEUS_MULTIPROC_DIR": Variable(
+        "",
+        "Several server processes (uvicorn --workers): an empty directory, wiped at each start, "
+        "where each process writes its metrics so that any one of them answers a scrape with "
+        "the sum (read by prometheus-client). Empty: one process, metrics in its memory.",
+        shown="(empty: one process)",
     ),
     "FORWARDED_ALLOW_IPS": Variable(
         [],
@@ -144,6 +171,11 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     "DAILIES_PREPARE_EVERY": Variable(
         600,
         "Seconds between two runs of the beat task dailies_prepare.",
+    ),
+    "ROOMS_TIDY_EVERY": Variable(
+        15,
+        "Seconds between two runs of the beat task rooms_tidy (closes rooms left empty, ends "
+        "races past their time limit).",
     ),
     "CELERY_TASK_DEFAULT_QUEUE": Variable(
         "celery",

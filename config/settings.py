@@ -6,12 +6,15 @@ layer and Celery tasks run in-process.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from pythonjsonlogger.core import RESERVED_ATTRS
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES, env, setting
+from core.channel_layer import prefix_for
 
 DEBUG: bool = setting("DEBUG")
 
@@ -45,10 +48,13 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "rooms",
     "frontend",
 ]
 
 MIDDLEWARE = [
+    # First: request latency by route for every request, the refused ones too (docs/metrics.md).
+    "core.request_metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # NUL characters in the address, oversize API bodies: refused first (413/404/400 JSON).
     "core.request_guard.RequestGuardMiddleware",
@@ -96,10 +102,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # ...but taken from a psycopg pool per process instead of opened and closed each time
     # (docs/api.md: a new PostgreSQL connection per post cost more CPU than the post itself,
     # and 200 concurrent requests overran max_connections=100). At most max_size per worker
-    # process; a request waits up to `timeout` seconds for one when all are busy.
+    # process (DATABASE_POOL_MAX_SIZE); a request waits up to `timeout` seconds for one when
+    # all are busy. docker-compose.yml sizes them against its max_connections.
+    pool_max_size: int = setting("DATABASE_POOL_MAX_SIZE")
+    if pool_max_size < 1:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_MAX_SIZE must be at least 1, not {pool_max_size}"
+        )
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
-        "max_size": 16,
+        "min_size": min(2, pool_max_size),
+        "max_size": pool_max_size,
         "timeout": 20,
     }
     # With a pool, Django passes psycopg_pool's `check=ConnectionPool.check_connection`
@@ -137,17 +149,17 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis' pub/sub layer (core/channel_layer.py): one PUBLISH per group
+            # message, fanned out inside each process, so Redis' work per board does not
+            # grow with the number of watchers.
+            "BACKEND": "core.channel_layer.PubSubChannelLayer",
             "CONFIG": {
-                # channels-redis waits up to 5 s (BZPOPMIN) for a watcher's messages; redis-py
-                # times socket reads out at 5 s by default, and when the two race the read
-                # fails and the watcher's socket closes. Reads get a longer timeout here.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                # Per channel (one per watcher): a client that stops reading fills only its
-                # own queue; past `capacity` its messages are dropped, never anyone else's.
+                # Pub/sub channels are server-wide: the URL's database number goes in here.
+                "prefix": prefix_for(REDIS_URL),
+                # Per channel (one per watcher), in the process: a client that stops reading
+                # fills only its own queue; past `capacity` its oldest messages are dropped.
                 "capacity": 100,
-                # Live pushes older than this are stale (a newer board follows): dropped.
-                "expiry": 10,
             },
         }
     }
@@ -270,14 +282,50 @@ if not DEBUG:
 
 # --- logging ----------------------------------------------------------------
 LOG_LEVEL: str = setting("LOG_LEVEL").upper()
+LOG_FORMAT: str = setting("LOG_FORMAT").lower()
+LOG_FORMATS: dict[str, dict[str, Any]] = {
+    "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    # One JSON object per line: time, level, logger, message (a traceback inside it).
+    "json": {
+        "()": "pythonjsonlogger.json.JsonFormatter",
+        "format": "%(levelname)s %(name)s %(message)s",
+        "timestamp": "time",  # ISO 8601, UTC
+        "rename_fields": {"levelname": "level", "name": "logger"},
+        # A record's own attributes are not fields, nor uvicorn's ANSI-coloured copy of its
+        # message; any other `extra` is.
+        "reserved_attrs": [*RESERVED_ATTRS, "color_message"],
+    },
+}
+if LOG_FORMAT not in LOG_FORMATS:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {"line": LOG_FORMATS[LOG_FORMAT]},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django": {"level": LOG_LEVEL, "propagate": True}},
+    "loggers": {
+        "django": {"level": LOG_LEVEL, "propagate": True},
+        # uvicorn's lines (start-up, errors, the access log when on) in the same format,
+        # once each: through the root's handler, not uvicorn's own as well.
+        "uvicorn": {"handlers": [], "propagate": True},
+        "uvicorn.error": {"handlers": [], "propagate": True},
+        "uvicorn.access": {"handlers": [], "propagate": True},
+    },
 }
+# Celery workers and beat log through the same handler and format, not celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- metrics (docs/metrics.md) -------------------------------------------------
+METRICS_ENABLED: bool = setting("METRICS_ENABLED")
+METRICS_TOKEN: str = setting("METRICS_TOKEN")
+# Read by prometheus-client itself (its multiprocess mode, for `uvicorn --workers N`);
+# checked here so that a typo fails at start, not at the first scrape.
+PROMETHEUS_MULTIPROC_DIR: str = setting("PROMETHEUS_MULTIPROC_DIR")
+if PROMETHEUS_MULTIPROC_DIR and not Path(PROMETHEUS_MULTIPROC_DIR).is_dir():
+    raise ImproperlyConfigured(
+        f"PROMETHEUS_MULTIPROC_DIR={PROMETHEUS_MULTIPROC_DIR!r} is not a directory"
+    )
 
 # --- deals, the solver and the daily schedule ---------------------------------
 DAILY_VARIANTS: list[str] = setting("DAILY_VARIANTS")
@@ -332,3 +380,6 @@ CELERY_BEAT_SCHEDULE["attempts-close-day"] = {
     "task": "games.attempts_close_day",
     "schedule": crontab(minute=0, hour=0),
 }
+# Race rooms: close the rooms left empty, end the races past their time limit.
+ROOMS_TIDY_EVERY: int = setting("ROOMS_TIDY_EVERY")
+CELERY_BEAT_SCHEDULE["rooms-tidy"] = {"task": "rooms.rooms_tidy", "schedule": ROOMS_TIDY_EVERY}

@@ -3,20 +3,24 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.admin_login import rate_limited_admin_login
-from config import views
+from config import api_root, views
+from config.metrics_view import metrics
 
 api_v1: list[URLPattern | URLResolver] = [
-    path("", views.ApiRootApi.as_view(), name="api-root"),
+    path("", api_root.ApiRootApi.as_view(), name="api-root"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("accounts.urls")),
     path("", include("games.api.urls")),
     path("leaderboards/", include("leaderboards.urls")),
+    path("rooms/", include("rooms.urls")),
     re_path(r"^(?P<path>.*)$", views.api_not_found),
 ]
 
 urlpatterns = [
     path("health/", views.health, name="health"),
+    # Prometheus; a 404 unless METRICS_ENABLED (docs/metrics.md).
+    path("metrics/", metrics, name="metrics"),
     path("api/v1/", include(api_v1)),
     # Before the admin's own: the same page, with a rate limit per address and username.
     path("admin/login/", rate_limited_admin_login, name="admin-login"),

@@ -1,4 +1,4 @@
-"""Service-level endpoints: health and the API root."""
+"""Service-level endpoints: health, and the API's 404 (the API root: config/api_root.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,6 @@ from django.db import connection
 from django.db.utils import Error as DatabaseError
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.reverse import reverse
-from rest_framework.views import APIView
 
 from core.api_errors import error_body
 
@@ -50,26 +44,6 @@ def health(request: HttpRequest) -> JsonResponse:
     healthy = body["database"]["status"] == "ok"
     body = {"status": "ok" if healthy else "error", **body}
     return JsonResponse(body, status=200 if healthy else 503)
-
-
-class ApiRootApi(APIView):
-    """Lists the API's endpoints; later issues add the game's."""
-
-    @extend_schema(
-        responses=inline_serializer(
-            "ApiRoot", fields={"endpoints": serializers.DictField(child=serializers.URLField())}
-        )
-    )
-    def get(self, request: Request) -> Response:
-        names = {
-            "health": "health",
-            "schema": "api-schema",
-            "docs": "api-docs",
-            "admin": "admin:index",
-        }
-        return Response(
-            {"endpoints": {key: reverse(name, request=request) for key, name in names.items()}}
-        )
 
 
 @csrf_exempt  # it changes nothing; a CSRF check would answer an HTML 403 instead of the 404

@@ -9,6 +9,8 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from frontend.rules_page import rules_page
+
 
 def _next_url(request: HttpRequest) -> str:
     """Where to go after signing in: a local path only, never another site."""
@@ -71,6 +73,23 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def archive(request: HttpRequest) -> HttpResponse:
+    # The calendar of past dailies: the variants played as dailies (the API gives the days).
+    variants = [(name, VARIANT_LABELS.get(name, name)) for name in settings.DAILY_VARIANTS]
+    return render(request, "frontend/archive.html", {"page": "archive", "variants": variants})
+
+
+@ensure_csrf_cookie
+def archive_day(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    # The play page on a past day's deal, as practice, with that day's board beside it.
+    return render(
+        request,
+        "frontend/play.html",
+        {"page": "archive", "mode": "archive", "challenge_id": challenge_id},
+    )
+
+
+@ensure_csrf_cookie
 def replay(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return render(
         request,
@@ -112,3 +131,23 @@ def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"page": "player", "username": username})
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    # docs/rules.md, as the repository has it: how to play and how scores are checked.
+    return render(request, "frontend/rules.html", {"page": "rules", "rules": rules_page()})
+
+
+@ensure_csrf_cookie
+def rooms(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "frontend/rooms.html",
+        {"page": "rooms", "variants": list(VARIANT_LABELS.items())},
+    )
+
+
+@ensure_csrf_cookie
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    # Only the code: the room, the race and its board come from the API and the WebSocket.
+    return render(request, "frontend/room.html", {"page": "room", "code": code})

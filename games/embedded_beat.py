@@ -9,7 +9,8 @@ task calls, on a daemon thread of its own:
 - ``games.attempts_close_day``: ``attempts_close_day()``, which ends the open ranked
   attempts of past days and (after each commit) pushes the final boards to the watchers;
 - ``games.dailies_prepare``: ``dailies_prepare()`` with the background verifier as its
-  queue (games/background_verifier.py), so a solver run never delays the day's close.
+  queue (games/background_verifier.py), so a solver run never delays the day's close;
+- any other app's beat task (``rooms.rooms_tidy``): the registered task's body, called here.
 
 Every job is due at start-up, and all are due again as soon as the UTC date has changed
 since the last look: a server started at 23:59:50, or suspended across midnight and
@@ -30,10 +31,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app
 from celery.schedules import BaseSchedule, schedule
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
+from django.utils.module_loading import autodiscover_modules
 
 from games.background_verifier import BackgroundVerifier
 from games.models import Deal
@@ -52,15 +55,26 @@ PREPARE = "games.dailies_prepare"
 
 
 def embedded_jobs(verifier: BackgroundVerifier) -> dict[str, Callable[[], object]]:
-    """What the embedded beat runs for each beat task: the task's own service."""
+    """What the embedded beat runs for each beat task: the task's own service (which logs
+    what it did: the beat adds no second line for the same event)."""
 
-    def close_day() -> str:
-        return f"closed {len(attempts_close_day())} open ranked attempt(s) of past days"
+    def close_day() -> object:
+        return attempts_close_day()
 
-    def prepare() -> str:
-        return dailies_prepare(enqueue=verifier.submit).summary()
+    def prepare() -> object:
+        return dailies_prepare(enqueue=verifier.submit)
 
     return {CLOSE_DAY: close_day, PREPARE: prepare}
+
+
+def registered_task(name: str) -> Callable[[], object] | None:
+    """Another app's beat task (rooms.rooms_tidy, say), run here in-process as a plain call:
+    the body of the task, which calls its service (games imports no other app)."""
+    # The apps' tasks modules are imported by a worker at its start, not by a web process.
+    # (Not through celery's loader: its Django fix-up would set Django up, logging too, again.)
+    autodiscover_modules("tasks")
+    task = current_app.tasks.get(name)
+    return None if task is None else task.run
 
 
 def as_schedule(value: Any) -> BaseSchedule:
@@ -99,9 +113,10 @@ def jobs_for(
     jobs = []
     for entry, spec in beat_schedule.items():
         task = spec["task"]
-        if task not in runners:
+        runner = runners.get(task) or registered_task(task)
+        if runner is None:
             raise LookupError(f"beat entry {entry!r} runs {task!r}, which the embedded beat lacks")
-        jobs.append(BeatJob(entry, task, as_schedule(spec["schedule"]), runners[task]))
+        jobs.append(BeatJob(entry, task, as_schedule(spec["schedule"]), runner))
     return sorted(jobs, key=lambda job: job.task != CLOSE_DAY)
 
 
@@ -158,7 +173,7 @@ class EmbeddedBeat:
         finally:
             connection.close()
         job.last_run_at = now
-        log.info("embedded beat: %s: %s", job.task, outcome)
+        log.debug("embedded beat: %s ran: %r", job.task, outcome)
 
     # --- the thread ---
 

@@ -52,6 +52,13 @@ class AttemptOverError(GamesError):
     http_status = 409
 
 
+class NotStartedError(GamesError):
+    """A race's attempt takes no action before the race's start signal."""
+
+    code = "not_started"
+    http_status = 409
+
+
 class OffsetConflictError(GamesError):
     """A batch that does not start at the end of the stored log and is not a retry."""
 

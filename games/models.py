@@ -100,8 +100,9 @@ class DailyChallenge(models.Model):
         return f"{self.variant} of {self.date}"
 
 
-# What puts an attempt on its challenge's board (RULES.md, "Scoring"): ranked, ended, not
-# voided, and ended with at least one action (one started and then left is not ranked).
+# What puts an attempt on its challenge's board (docs/rules.md, "How boards rank"): ranked,
+# ended, not voided, and ended with at least one action (one started and then left is not
+# ranked).
 BOARD_CONDITION = Q(kind="ranked", voided=False, ended_at__isnull=False, action_count__gt=0)
 
 
@@ -134,7 +135,7 @@ class Attempt(models.Model):
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
 
-    log = models.JSONField(default=list)  # action texts, RULES.md notation
+    log = models.JSONField(default=list)  # action texts, docs/rules.md notation
     action_times = models.JSONField(default=list)  # server seconds since started_at, per action
     started_at = models.DateTimeField()
     last_action_at = models.DateTimeField(null=True, blank=True)
@@ -147,6 +148,13 @@ class Attempt(models.Model):
     won = models.BooleanField(default=False)
     runs_completed = models.PositiveSmallIntegerField(default=0)
     deals_left = models.PositiveSmallIntegerField(default=5)
+
+    # A race's attempt (rooms): no action before ``started_at`` (the race's start signal) nor
+    # after ``play_until`` (its time limit: the attempt is then resigned where it stands), no
+    # hints, and its cards stay secret while ``cards_sealed`` (until the race is over for every
+    # racer, not when this one ends). Null and False for every other attempt.
+    play_until = models.DateTimeField(null=True, blank=True)
+    cards_sealed = models.BooleanField(default=False)
 
     flagged = models.BooleanField(default=False)
     flag_reason = models.CharField(max_length=200, blank=True)
@@ -167,7 +175,7 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            # The daily board: finished, counted attempts in RULES.md's order (won first).
+            # The daily board: finished, counted attempts in docs/rules.md's order (won first).
             models.Index(
                 "challenge",
                 models.F("won").desc(),
@@ -191,6 +199,10 @@ class Attempt(models.Model):
     @property
     def is_over(self) -> bool:
         return self.ended_at is not None
+
+    @property
+    def is_race(self) -> bool:
+        return self.play_until is not None
 
 
 class BoardScoreCount(models.Model):

@@ -166,11 +166,12 @@ def attempt_cards_public(attempt: Attempt, now: dt.datetime | None = None) -> bo
 
     A daily's only once its day is over, for everyone at once: never because one attempt
     ended, since anyone can open a second account (docs/fair-play.md). A practice deal's once
-    that practice attempt is over: practice deals are never dailies.
+    that practice attempt is over: practice deals are never dailies; a race's practice
+    attempt's once the race is over for every racer (rooms unseal it), not when it ends.
     """
     if attempt.challenge_id is not None:
         return attempt.challenge is not None and day_is_closed(attempt.challenge.date, now)
-    return attempt.kind == Attempt.Kind.PRACTICE and attempt.is_over
+    return attempt.kind == Attempt.Kind.PRACTICE and attempt.is_over and not attempt.cards_sealed
 
 
 def position_for(board: engine.Board, cards_public: bool) -> dict[str, Any]:
@@ -404,7 +405,12 @@ def solution_replay_step(
             "The solution is public once the day is over "
             f"(in {seconds_left(challenge.date, now)} s)."
         )
-    log = list(challenge.deal.solution or [])
+    return {"challenge_id": challenge.pk, **deal_solution_step(challenge.deal, step)}
+
+
+def deal_solution_step(deal: Deal, step: int) -> dict[str, Any]:
+    """The deal's stored solution after ``step`` actions, whole: for callers that have
+    checked that the deal is public (a closed day's, a finished race's)."""
+    log = list(deal.solution or [])
     check_step(step, len(log))
-    body = _replay_step(challenge.deal, log, None, step, cards_public=True)
-    return {"challenge_id": challenge.pk, **body}
+    return _replay_step(deal, log, None, step, cards_public=True)

@@ -12,3 +12,4 @@ from django.dispatch import Signal
 attempt_progressed = Signal()  # a ranked start, a run completed or a deal made: live progress
 attempt_finished = Signal()  # won, resigned, or closed with the day: new ranks
 attempt_voided = Signal()  # an admin voided it: it leaves the boards
+attempt_played = Signal()  # a race's attempt accepted a batch of actions (rooms push progress)

@@ -9,13 +9,11 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from games import solver
 from games.models import Attempt
 from games.services.attempts import attempts_close_day
 from games.services.dailies import dailies_prepare, dailies_schedule_verified
-from games.services.deals import deal_mark_unknown, deal_verify
+from games.services.deals import deal_mark_unknown, deal_verify, progress_logger
 from games.services.hints import HINT_TASK, position_hint
-from games.solver.search import ProgressCallback
 
 log = logging.getLogger(__name__)
 
@@ -24,13 +22,6 @@ log = logging.getLogger(__name__)
 def ping() -> str:
     """A no-op round trip through the broker and a worker: for health checks and tests."""
     return "pong"
-
-
-def _progress_logger(deal_id: int) -> ProgressCallback:
-    def progress(report: solver.Progress) -> None:
-        log.info("deal %s: solving, %s positions in %.0f s", deal_id, report.nodes, report.seconds)
-
-    return progress
 
 
 @shared_task(
@@ -43,7 +34,7 @@ def _progress_logger(deal_id: int) -> ProgressCallback:
 def deal_verify_task(deal_id: int, force: bool = False) -> str:
     """Verify one deal; schedule it at once if it is a daily candidate that proved winnable."""
     try:
-        deal = deal_verify(deal_id=deal_id, force=force, progress=_progress_logger(deal_id))
+        deal = deal_verify(deal_id=deal_id, force=force, progress=progress_logger(deal_id))
     except SoftTimeLimitExceeded:
         deal = deal_mark_unknown(deal_id=deal_id, reason="the verification hit its time limit")
     if deal.status == deal.Status.VERIFIED and deal.pool == deal.Pool.DAILY:

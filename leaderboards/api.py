@@ -118,7 +118,7 @@ class AllTimeRowSerializer(serializers.Serializer):
 
 class AllTimeBoardApi(APIView):
     """Won dailies over the last ``days`` days: each day's best winning score, summed
-    (RULES.md: a day not won counts nothing; ties by days won, then their total time)."""
+    (docs/rules.md: a day not won counts nothing; ties by days won, then their total time)."""
 
     permission_classes = [AllowAny]
 

@@ -31,7 +31,9 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
+from core.broadcast import group_calls_gate, register_consumer_loop
 from leaderboards import live
+from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 
 log = logging.getLogger(__name__)
 
@@ -44,19 +46,6 @@ MAX_FRAME_CHARS = 256
 LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 # A signed-in watcher outside the top has its own rank re-read at most this often.
 OWN_RANK_REFRESH_SECONDS = 5.0
-# Group joins and leaves in flight at once per process: redis-py's pool (100 connections by
-# default) refuses, rather than queues, the 101st; a crowd connecting at once must wait.
-GROUP_CALLS_AT_ONCE = 32
-_group_calls: dict[int, asyncio.Semaphore] = {}
-
-
-def _group_calls_gate() -> asyncio.Semaphore:
-    """One semaphore per event loop (tests run a loop each)."""
-    loop_id = id(asyncio.get_running_loop())
-    gate = _group_calls.get(loop_id)
-    if gate is None:
-        gate = _group_calls[loop_id] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
-    return gate
 
 
 class ChallengeConsumer(AsyncJsonWebsocketConsumer):
@@ -68,8 +57,16 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     outage_logged = False
 
     accepted = False
+    counted_open = False  # in WEBSOCKETS_OPEN until the consumer ends
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            if self.counted_open:  # the socket closes when the consumer ends, however
+                WEBSOCKETS_OPEN.dec()
+
+    async def _serve(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
         except LAYER_ERRORS as error:
@@ -103,12 +100,15 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
         self.username = user.get_username() if signed_in else None
         self.own_checked_at = 0.0
         self.own: dict[str, Any] | None = None
-        live.broadcaster.register_consumer_loop()
+        register_consumer_loop()
         await self.accept()
         self.accepted = True
+        self.counted_open = True
+        WEBSOCKETS_OPEN.inc()
+        WEBSOCKETS_OPENED.inc()
         try:
             # Join before reading, so that nothing committed after the snapshot is missed.
-            async with _group_calls_gate():
+            async with group_calls_gate():
                 await self.channel_layer.group_add(self.group_name, self.channel_name)
             self.joined = True
         except Exception as error:
@@ -128,7 +128,7 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.joined:
             try:
-                async with _group_calls_gate():
+                async with group_calls_gate():
                     await self.channel_layer.group_discard(self.group_name, self.channel_name)
             except Exception as error:  # the group entry expires on its own
                 log.warning("watcher of challenge %s not discarded: %r", self.challenge_id, error)
@@ -148,16 +148,14 @@ class ChallengeConsumer(AsyncJsonWebsocketConsumer):
     # --- group events, named after their type ---
 
     async def board_update(self, event: dict[str, Any]) -> None:
-        payload = event["payload"]
         if self.player_id is None:
             await self.send(text_data=event["text"])
             return
-        if self.player_id is not None:
-            voided = payload.get("voided") or {}
-            if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
-                self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
-            payload = {**payload, "me": await self._own_row(payload["top"])}
-        await self.send_json(payload)
+        payload = json.loads(event["text"])
+        voided = payload.get("voided") or {}
+        if self.own and voided.get("attempt_id") == self.own["attempt_id"]:
+            self.own_checked_at = 0.0  # our own attempt left the board: re-read at once
+        await self.send_json({**payload, "me": await self._own_row(payload["top"])})
 
     async def progress_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])

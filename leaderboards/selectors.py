@@ -1,6 +1,6 @@
 """Reads for the leaderboards: PostgreSQL is the source of truth, every rank an indexed query.
 
-Order (RULES.md, "Scoring"): won attempts above all others; then score higher first,
+Order (docs/rules.md, "How boards rank"): won attempts above all others; then score higher first,
 elapsed seconds shorter first, and the moment the attempt ended earlier first. The daily
 board counts the finished, non-voided ranked attempts of one challenge that hold at least
 one action (one started and left is not ranked); the partial index ``attempt_board_order``
@@ -215,7 +215,7 @@ def _ended_dailies(player: Any, variant: str | None) -> QuerySet[Attempt]:
 
 
 def _counted_dailies(player: Any, variant: str | None) -> QuerySet[Attempt]:
-    """The player's ranked attempts on the boards (RULES.md: one ended with no action is not
+    """The player's ranked attempts on the boards (docs/rules.md: one ended with no action is not
     ranked, so it is not in the stats either)."""
     return _ended_dailies(player, variant).filter(BOARD_CONDITION)
 
@@ -306,7 +306,7 @@ def player_stats(player: Any, variant: str | None = None) -> dict[str, Any]:
 
 # --- the all-time board ----------------------------------------------------------
 
-# RULES.md: a day counts the player's score if they won it, else nothing; ties by the number
+# docs/rules.md: a day counts the player's score if they won it, else nothing; ties by the number
 # of days won (more first), then the total elapsed time of those wins (shorter first). With
 # dailies in several variants, a day counts the player's best win of that day.
 _ALLTIME_SQL = """
@@ -333,7 +333,7 @@ def alltime_board(
     days: int = 30, limit: int = 50, today: dt.date | None = None
 ) -> list[dict[str, Any]]:
     """Each player's won dailies over the last ``days`` (today and the ``days - 1`` before):
-    the sum of each day's best winning score (any variant), ranked as RULES.md says. Equal
+    the sum of each day's best winning score (any variant), ranked as docs/rules.md says. Equal
     in total, days won and time share a rank.
     """
     today = today or timezone.now().date()

@@ -2,13 +2,18 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from leaderboards import api
+from leaderboards import api, archive_api
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "challenges/<int:challenge_id>/",
         api.ChallengeBoardApi.as_view(),
         name="leaderboard-challenge",
+    ),
+    path(
+        "attempts/<int:attempt_id>/would-rank/",
+        archive_api.WouldRankApi.as_view(),
+        name="leaderboard-would-rank",
     ),
     path("alltime/", api.AllTimeBoardApi.as_view(), name="leaderboard-alltime"),
     path("streaks/", api.StreakBoardApi.as_view(), name="leaderboard-streaks"),

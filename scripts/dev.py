@@ -3,12 +3,15 @@
 
     python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload]
     python3.11 scripts/dev.py test [pytest arguments…]   # first the JavaScript unit tests (node)
+    python3.11 scripts/dev.py screenshots # the browser tests' screenshots into docs/screenshots
     python3.11 scripts/dev.py lint
-    python3.11 scripts/dev.py lock        # regenerate requirements.lock after editing pyproject
+    python3.11 scripts/dev.py lock        # regenerate both locks after editing pyproject
 
-Every command first makes sure `.venv` exists and holds exactly requirements.lock
-(installed with --require-hashes) plus the project itself in editable mode; a stamp
-file skips the install when the lock and pyproject.toml have not changed.
+Two locks, exact pins with hashes: requirements.lock holds what the server needs (the
+Dockerfile installs it, nothing more), requirements-dev.lock the same pins plus the dev
+extra (tests, linters, type stubs). Every command first makes sure `.venv` exists and holds
+exactly requirements-dev.lock (installed with --require-hashes) plus the project itself in
+editable mode; a stamp file skips the install when neither lock nor pyproject.toml changed.
 
 Standard library only: this script runs before anything is installed.
 """
@@ -30,7 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
-LOCK = ROOT / "requirements.lock"
+LOCK = ROOT / "requirements.lock"  # runtime: the production image
+DEV_LOCK = ROOT / "requirements-dev.lock"  # runtime and the dev extra: this script's .venv
 PYPROJECT = ROOT / "pyproject.toml"
 STAMP = VENV / "astrocyte-install.stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
@@ -39,6 +43,17 @@ ASGI_APP = "config.asgi:application"
 # The web client's unit tests: Node's built-in test runner, no npm package, no build step.
 JS_TESTS = ROOT / "tests" / "frontend" / "js"
 NODE_MIN_MAJOR = 18  # `node --test` with --test-reporter
+# The browser tests drive Debian's Chromium (never `playwright install`): the names the tests
+# look for on PATH (tests/conftest.py), and where Debian puts it.
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+# The screenshots in the README and docs, written by these browser tests into
+# SCREENSHOTS_DIR (a temporary folder unless set: tests/frontend/conftest.py).
+DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOT_TESTS = (
+    "tests/frontend/test_astrocyte.py::test_astrocyte_layout_first_moves_with_a_cell_and_screenshots",
+    "tests/frontend/test_play.py::test_screenshots_of_the_board_on_a_desktop_and_a_phone",
+)
 
 
 def say(message: str) -> None:
@@ -52,7 +67,7 @@ def run(command: Sequence[str | os.PathLike[str]], env: dict[str, str] | None = 
 
 def install_fingerprint() -> str:
     digest = hashlib.sha256()
-    for path in (LOCK, PYPROJECT):
+    for path in (LOCK, DEV_LOCK, PYPROJECT):
         digest.update(path.read_bytes())
     digest.update(sys.version.encode())
     return digest.hexdigest()
@@ -60,14 +75,14 @@ def install_fingerprint() -> str:
 
 def ensure_installed() -> None:
     if sys.version_info[:2] != (3, 11):
-        say(f"warning: requirements.lock is for Python 3.11, this is {sys.version.split()[0]}")
+        say(f"warning: the locks are for Python 3.11, this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         say(f"creating virtual environment {VENV}")
         venv.EnvBuilder(with_pip=True, clear=VENV.exists()).create(VENV)
     fingerprint = install_fingerprint()
     if STAMP.exists() and STAMP.read_text().strip() == fingerprint:
         return
-    run([PYTHON, "-m", "pip", "install", "--require-hashes", "-r", LOCK])
+    run([PYTHON, "-m", "pip", "install", "--require-hashes", "-r", DEV_LOCK])
     run([PYTHON, "-m", "pip", "install", "--no-deps", "-e", "."])
     STAMP.write_text(fingerprint + "\n")
     say("dependencies installed")
@@ -139,6 +154,10 @@ def server_command(
     # A client sends the live board nothing but pings: a frame past this is refused by the
     # server (1009) before it is read whole (uvicorn's default is 16 MiB).
     uvicorn += ["--ws-max-size", str(WS_MAX_FRAME_BYTES)]
+    # Live boards go uncompressed: permessage-deflate compresses the same board once per
+    # watcher and keeps a compressor per socket (docs/scaling.md: 1,000 watchers' p50
+    # 1.8 s -> 0.74 s and 82 -> 41 KiB each, measured side by side).
+    uvicorn += ["--ws-per-message-deflate", "false"]
     if prod:
         # Two per core: one process runs Python on one core at a time (the GIL), and keep-alive
         # connections stay with the process that accepted them, so with one per core a
@@ -153,6 +172,22 @@ def server_command(
         for folder in ("config", "games", "leaderboards", "frontend"):
             uvicorn += ["--reload-dir", folder]
     return uvicorn
+
+
+def prepare_metrics_dir(env: dict[str, str]) -> None:
+    """With METRICS_ENABLED, the production server's worker processes share their metrics
+    through PROMETHEUS_MULTIPROC_DIR (docs/metrics.md): a given one is emptied (figures of
+    an earlier run must not count), else a fresh temporary one is made."""
+    if env.get("METRICS_ENABLED", "").strip().lower() not in ("1", "true", "yes", "on"):
+        return
+    folder = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for stale in Path(folder).glob("*.db"):
+            stale.unlink()
+    else:
+        folder = env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="astrocyte-metrics-")
+    say(f"metrics: /metrics/, the worker processes' figures summed through {folder}")
 
 
 def command_run(args: argparse.Namespace) -> int:
@@ -171,6 +206,7 @@ def command_run(args: argparse.Namespace) -> int:
                 "layer, so live updates do not cross workers"
             )
         describe_services(env)
+        prepare_metrics_dir(env)
         manage("migrate", "--noinput", env=env)
         manage("collectstatic", "--noinput", "-v", "0", env=env)
     else:
@@ -239,10 +275,32 @@ def run_js_tests(env: dict[str, str]) -> str | None:
     return None
 
 
+def chromium_missing() -> bool:
+    return not (any(shutil.which(name) for name in CHROMIUM_NAMES) or DEBIAN_CHROMIUM.exists())
+
+
+def chromium_install_command() -> str:
+    """The one command that installs the browser the tests drive (Debian's package)."""
+    as_root = os.name == "posix" and os.geteuid() == 0
+    return ("" if as_root else "sudo ") + "apt-get install chromium"
+
+
+def check_browser(env: dict[str, str]) -> None:
+    """With the services set the browser tests run; say how to install Chromium before
+    pytest starts when it is missing (they would fail, or skip, one by one)."""
+    # The browser tests run only on PostgreSQL (their server shares the test database).
+    if not env.get("DATABASE_URL", "").startswith("postgres") or not chromium_missing():
+        return
+    outcome = "fail" if services_required(env) else "be skipped"
+    say(f"the browser tests need Chromium and will {outcome} without it; install it with:")
+    say(f"    {chromium_install_command()}")
+
+
 def command_test(pytest_args: list[str]) -> int:
     ensure_installed()
     env = dict(os.environ)
     describe_services(env)
+    check_browser(env)
     # Node first (about a second), so that pytest's closing lines stay the last output,
     # unless the JavaScript tests failed: then that is said last.
     js_failure = run_js_tests(env)
@@ -253,6 +311,32 @@ def command_test(pytest_args: list[str]) -> int:
         say(f"FAILED: {js_failure}")
         return status or 1
     return status
+
+
+def command_screenshots() -> int:
+    """Run the browser tests that take the docs' screenshots, then copy them into
+    docs/screenshots: a test run alone never touches the tree."""
+    ensure_installed()
+    env = dict(os.environ)
+    describe_services(env)
+    check_browser(env)
+    with tempfile.TemporaryDirectory(prefix="astrocyte-screenshots-") as folder:
+        env["SCREENSHOTS_DIR"] = folder
+        command = [str(PYTHON), "-m", "pytest", *SCREENSHOT_TESTS]
+        say("$ " + " ".join(command))
+        status = subprocess.run(command, cwd=ROOT, env=env).returncode
+        taken = sorted(Path(folder).glob("*.png"))
+        if status != 0 or not taken:
+            say(
+                "screenshots: the tests failed or were skipped (they need DATABASE_URL and "
+                "REDIS_URL); docs/screenshots left as it was"
+            )
+            return status or 1
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for png in taken:
+            shutil.copyfile(png, DOCS_SCREENSHOTS / png.name)
+            say(f"wrote {(DOCS_SCREENSHOTS / png.name).relative_to(ROOT)}")
+    return 0
 
 
 def command_lint() -> int:
@@ -269,41 +353,49 @@ def command_lint() -> int:
     return status
 
 
-def command_lock() -> int:
-    with tempfile.TemporaryDirectory(prefix="astrocyte-uv-") as scratch:
-        venv.EnvBuilder(with_pip=True).create(scratch)
-        scratch_bin = Path(scratch) / BIN.name
-        run([scratch_bin / "python", "-m", "pip", "install", "--quiet", "uv"])
-        compiled = Path(scratch) / "requirements.lock"
-        # uv keeps the pins of an existing output file where they still satisfy pyproject:
-        # adding one package then changes only what that package needs.
-        if LOCK.exists():
-            compiled.write_text(LOCK.read_text())
-        run(
-            [
-                scratch_bin / "uv",
-                "pip",
-                "compile",
-                "pyproject.toml",
-                "--extra",
-                "dev",
-                "--generate-hashes",
-                "--python-version",
-                "3.11",
-                "-o",
-                compiled,
-            ]
-        )
-        body = compiled.read_text().replace(str(compiled), "requirements.lock")
-    header = (
-        "# Exact pins with hashes for astrocyte-daily and its dev extra (Python 3.11).\n"
-        "# Regenerate after changing pyproject.toml with:  python3.11 scripts/dev.py lock\n"
+def compile_lock(
+    uv: Path, lock: Path, extras: list[str], scratch: Path, constraints: Path | None = None
+) -> str:
+    """``uv pip compile`` of pyproject.toml (with ``extras``) into ``lock``'s text."""
+    compiled = scratch / lock.name
+    # uv keeps the pins of an existing output file where they still satisfy pyproject:
+    # adding one package then changes only what that package needs.
+    if lock.exists():
+        compiled.write_text(lock.read_text())
+    command: list[str | os.PathLike[str]] = [uv, "pip", "compile", "pyproject.toml"]
+    for extra in extras:
+        command += ["--extra", extra]
+    if constraints is not None:
+        command += ["--constraint", constraints]
+    command += ["--generate-hashes", "--python-version", "3.11", "-o", compiled]
+    run(command)
+    body = compiled.read_text().replace(str(compiled), lock.name)
+    if constraints is not None:
+        body = body.replace(str(constraints), constraints.name)
+    shown = " ".join(part.name if isinstance(part, Path) else str(part) for part in command[1:-1])
+    pinned = "".join(f" and its {extra} extra" for extra in extras)
+    return (
+        f"# Exact pins with hashes for astrocyte-daily{pinned} (Python 3.11).\n"
+        "# Regenerate both locks after changing pyproject.toml with:"
+        "  python3.11 scripts/dev.py lock\n"
         "# (which runs, in a scratch venv with uv installed by pip:\n"
-        "#   uv pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11"
-        " -o requirements.lock)\n"
-    )
-    LOCK.write_text(header + body)
-    say(f"wrote {LOCK}")
+        f"#   uv {shown} {lock.name})\n"
+    ) + body
+
+
+def command_lock() -> int:
+    """requirements-dev.lock first, then requirements.lock constrained by it: the server's
+    pins are the very ones the tests ran with."""
+    with tempfile.TemporaryDirectory(prefix="astrocyte-uv-") as scratch_name:
+        scratch = Path(scratch_name)
+        venv.EnvBuilder(with_pip=True).create(scratch)
+        scratch_bin = scratch / BIN.name
+        run([scratch_bin / "python", "-m", "pip", "install", "--quiet", "uv"])
+        uv = scratch_bin / "uv"
+        DEV_LOCK.write_text(compile_lock(uv, DEV_LOCK, ["dev"], scratch))
+        say(f"wrote {DEV_LOCK}")
+        LOCK.write_text(compile_lock(uv, LOCK, [], scratch, constraints=DEV_LOCK))
+        say(f"wrote {LOCK}")
     return 0
 
 
@@ -334,8 +426,17 @@ def main(argv: list[str]) -> int:
         help="install, run the JavaScript unit tests (node --test), then pytest with any "
         "further arguments",
     )
+    commands.add_parser(
+        "screenshots",
+        help="run the browser tests that take the docs' screenshots and copy them into "
+        "docs/screenshots (needs DATABASE_URL, REDIS_URL and Chromium)",
+    )
     commands.add_parser("lint", help="install, then ruff check and mypy")
-    commands.add_parser("lock", help="regenerate requirements.lock from pyproject.toml")
+    commands.add_parser(
+        "lock",
+        help="regenerate requirements.lock (runtime) and requirements-dev.lock (with the dev "
+        "extra) from pyproject.toml",
+    )
 
     # Everything after `test` belongs to pytest, including options argparse would reject.
     if argv[:1] == ["test"]:
@@ -343,6 +444,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         return command_run(args)
+    if args.command == "screenshots":
+        return command_screenshots()
     if args.command == "lint":
         return command_lint()
     if args.command == "lock":

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from rest_framework.throttling import ScopedRateThrottle
 
-pytest_plugins = ["tests.celery_worker"]
+pytest_plugins = ["tests.celery_worker", "tests.clean_tree"]
 
 # The improve-par phase of a verification gets a small budget in tests (the default,
 # SOLVER_IMPROVE_NODES, gives it 30-60 s a deal): enough to run it, not to wait for it.
@@ -62,6 +62,14 @@ SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
         "needs Redis for a real Celery worker: set REDIS_URL=redis://host:6379/0",
     ),
     "browser": (_browser_available, "needs a headless Chromium: install Debian's chromium"),
+    "caddy": (
+        lambda: shutil.which("caddy") is not None,
+        "needs Caddy (the compose stack's proxy): install Debian's caddy",
+    ),
+    "compose": (
+        lambda: shutil.which("docker-compose") is not None,
+        "needs docker-compose to validate docker-compose.yml: install Debian's docker-compose",
+    ),
 }
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "core", "accounts", "games", "leaderboards", "frontend")
+PACKAGES = ("config", "core", "accounts", "games", "leaderboards", "rooms", "frontend")
 
 
 def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
@@ -64,3 +64,14 @@ def test_games_importing_the_leaderboards_breaks_the_layers(tmp_path: Path) -> N
 
     assert result.returncode != 0
     assert "games.selectors -> leaderboards.selectors" in result.stdout
+
+
+def test_rooms_importing_the_leaderboards_breaks_the_layers(tmp_path: Path) -> None:
+    tree = _copy_tree(tmp_path)
+    services = tree / "rooms" / "services.py"
+    services.write_text("import leaderboards.live  # noqa\n" + services.read_text())
+
+    result = _lint_imports(tree)
+
+    assert result.returncode != 0
+    assert "rooms.services -> leaderboards.live" in result.stdout

@@ -65,7 +65,7 @@ class StrictActionField(serializers.CharField):
 
 
 class AttemptActionsApi(APIView):
-    """Post one or more actions (RULES.md notation) starting at ``offset`` of the stored log.
+    """Post one or more actions (docs/rules.md notation) starting at ``offset`` of the stored log.
 
     The server replays them through the engine under a row lock. A retry of a stored batch
     (same offset, same actions) is answered as the first time and changes nothing; a stale

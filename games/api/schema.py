@@ -1,4 +1,4 @@
-"""Serializers that describe the games API's shared shapes in the OpenAPI schema: RULES.md's
+"""Serializers that describe the games API's shared shapes in the OpenAPI schema: docs/rules.md's
 State JSON in its view form (every position the API sends), attempts, challenges. The one
 error shape is core.api_errors'."""
 
@@ -14,7 +14,7 @@ def card() -> serializers.CharField:
 
 
 class StateViewSerializer(serializers.Serializer[Any]):
-    """RULES.md's State JSON, view form: face-down and stock cards are null."""
+    """docs/rules.md's State JSON, view form: face-down and stock cards are null."""
 
     variant = serializers.CharField()
     tableau = serializers.ListField(
@@ -33,7 +33,7 @@ class StateViewSerializer(serializers.Serializer[Any]):
 
 
 class StateFullSerializer(StateViewSerializer):
-    """RULES.md's State JSON with every card shown (only once it is no longer secret)."""
+    """docs/rules.md's State JSON with every card shown (only once it is no longer secret)."""
 
 
 class ScoreSerializer(serializers.Serializer[Any]):
@@ -105,7 +105,7 @@ class AttemptSerializer(serializers.Serializer[Any]):
     score = serializers.IntegerField(
         help_text="Final once over; so far (at the last action) before."
     )
-    score_parts = ScoreSerializer(help_text="The parts of `score` (RULES.md's formula).")
+    score_parts = ScoreSerializer(help_text="The parts of `score` (docs/rules.md's formula).")
     voided = serializers.BooleanField()
     log = serializers.ListField(child=serializers.CharField(), allow_null=True)
     action_times = serializers.ListField(child=serializers.FloatField(), allow_null=True)

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import attempts, challenges, replays
+from games.api import archive, attempts, challenges, replays
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("challenges/today/", challenges.ChallengesTodayApi.as_view(), name="challenges-today"),
@@ -26,6 +26,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         replays.ChallengeSolutionApi.as_view(),
         name="challenge-solution",
     ),
+    path(
+        "challenges/<int:challenge_id>/practice/",
+        archive.ArchiveStartApi.as_view(),
+        name="archive-start",
+    ),
+    path("archive/", archive.ArchiveMonthApi.as_view(), name="archive-month"),
     path("practice/start/", challenges.PracticeStartApi.as_view(), name="practice-start"),
     path("attempts/<int:attempt_id>/", attempts.AttemptDetailApi.as_view(), name="attempt-detail"),
     path(

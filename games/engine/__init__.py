@@ -1,6 +1,6 @@
 """The rules of Astrocyte Solitaire and Spider (1, 2, 4 suits): pure Python, no Django.
 
-RULES.md (format version 1) is the contract this package implements.
+docs/rules.md (format version 1) is the contract this package implements.
 """
 
 from .board import Board, Played

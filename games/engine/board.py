@@ -104,7 +104,7 @@ class Board:
 
     @classmethod
     def deal(cls, variant: Variant | str, seed: int) -> Board:
-        """The starting position of ``(variant, seed)`` (RULES.md, "The deal")."""
+        """The starting position of ``(variant, seed)`` (docs/rules.md, "Dealing from a seed")."""
         if isinstance(variant, str):
             variant = get_variant(variant)
         columns, stock = deal_layout(variant, seed)
@@ -141,7 +141,7 @@ class Board:
         return len(self._stack)
 
     def is_stuck(self) -> bool:
-        """RULES.md's "stuck": the stock is empty and no move other than undo exists."""
+        """docs/rules.md's "Stuck": the stock is empty and no move other than undo exists."""
         return not self.is_won and self._stock_pos >= len(self._stock) and not self.legal_moves()
 
     def position_key(self) -> tuple[Any, ...]:
@@ -183,7 +183,7 @@ class Board:
         return f"<Board {json.dumps(self.state())}>"
 
     def state(self) -> dict[str, Any]:
-        """RULES.md's State JSON, whole (face-down and stock cards shown): for the server
+        """docs/rules.md's State JSON, whole (face-down and stock cards shown): for the server
         and the solver, never for a player before the deal is public."""
         text = CODE_TO_TEXT
         return {

@@ -1,4 +1,4 @@
-"""``python -m games.engine deal|replay`` (RULES.md, "Command line")."""
+"""``python -m games.engine deal|replay`` (docs/rules.md, "The command line")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The deal from a seed (RULES.md, "The deal"): SplitMix64 drives a Fisher-Yates shuffle."""
+"""The deal from a seed (docs/rules.md, "Dealing from a seed"): SplitMix64 drives a
+Fisher-Yates shuffle."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Actions and their notation (RULES.md, "Move notation").
+"""Actions and their notation (docs/rules.md, "Writing actions").
 
 Piles are small ints so that the board can index lists with them directly:
 tableau column i (0-based) is ``i``, cell j is ``CELL + j``, foundation k is ``FOUNDATION + k``.

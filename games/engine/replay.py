@@ -48,7 +48,7 @@ class ReplayResult:
         return self.board.is_won
 
     def as_dict(self) -> dict[str, Any]:
-        """RULES.md's replay object: ok, applied, won, actions, error, state."""
+        """docs/rules.md's replay object: ok, applied, won, actions, error, state."""
         return {
             "ok": self.ok,
             "applied": self.applied,
@@ -74,5 +74,5 @@ def replay_on(board: Board, actions: list[Any], first_index: int = 0) -> ReplayR
 
 
 def replay(variant: Variant | str, seed: int, log: str | list[Any]) -> ReplayResult:
-    """Deal ``(variant, seed)`` and replay ``log`` on it (RULES.md, "Command line")."""
+    """Deal ``(variant, seed)`` and replay ``log`` on it (docs/rules.md, "The command line")."""
     return replay_on(Board.deal(variant, seed), parse_log(log))

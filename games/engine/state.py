@@ -1,4 +1,4 @@
-"""Positions as RULES.md's State JSON, both ways, and the player's view of it."""
+"""Positions as docs/rules.md's State JSON, both ways, and the player's view of it."""
 
 from __future__ import annotations
 

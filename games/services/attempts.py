@@ -25,8 +25,10 @@ from games.errors import (
     GamesError,
     NoPracticeDealError,
     NotFoundError,
+    NotStartedError,
     OffsetConflictError,
 )
+from games.metrics import count_action_batch
 from games.models import Attempt, Deal
 from games.selectors import (
     attempt_board,
@@ -38,13 +40,16 @@ from games.selectors import (
 from games.services.attempt_rows import lock_attempt, save_progress
 from games.services.board_counts import board_counts_follow, board_key
 from games.services.plausibility import plausibility_flags
-from games.signals import attempt_finished, attempt_progressed, attempt_voided
+from games.signals import attempt_finished, attempt_played, attempt_progressed, attempt_voided
 
 log = logging.getLogger(__name__)
 
 
 def _send_on_commit(signal: Any, attempt: Attempt) -> None:
-    attempt_id, challenge_id = attempt.pk, attempt.challenge_id
+    # The challenge only for a ranked attempt: an archive practice names its daily but is on
+    # no board, so nobody watching that day hears of it.
+    ranked = attempt.kind == Attempt.Kind.RANKED
+    attempt_id, challenge_id = attempt.pk, attempt.challenge_id if ranked else None
     transaction.on_commit(
         lambda: signal.send(
             sender=Attempt, attempt_id=attempt_id, challenge_id=challenge_id, attempt=attempt
@@ -114,17 +119,7 @@ def attempt_start_practice(
     *, player: Any, variant: str | None = None, now: dt.datetime | None = None
 ) -> Attempt:
     """An unranked attempt on a random verified deal of the practice pool."""
-    # Never a daily's deal (deal_schedule refuses practice deals; this holds it both ways).
-    deals = Deal.objects.filter(
-        pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False, dailies__isnull=True
-    )
-    if variant:
-        deals = deals.filter(variant=variant)
-    count = deals.count()
-    if count == 0:
-        which = f" of {variant}" if variant else ""
-        raise NoPracticeDealError(f"No verified practice deal{which} is ready yet; try again soon.")
-    deal = deals.order_by("pk")[secrets.randbelow(count)]
+    deal = practice_deal(variant=variant)
     return Attempt.objects.create(
         player=player,
         deal=deal,
@@ -132,6 +127,52 @@ def attempt_start_practice(
         started_at=now or timezone.now(),
         deals_left=engine.get_variant(deal.variant).stock_deals,
     )
+
+
+def practice_deal(*, variant: str | None = None, unplayed_by: list[Any] | None = None) -> Deal:
+    """A random verified deal of the practice pool (of ``variant``; if given, one that none
+    of ``unplayed_by`` has an attempt at)."""
+    # Never a daily's deal (deal_schedule refuses practice deals; this holds it both ways).
+    deals = Deal.objects.filter(
+        pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False, dailies__isnull=True
+    )
+    if variant:
+        deals = deals.filter(variant=variant)
+    if unplayed_by:
+        deals = deals.exclude(attempts__player__in=unplayed_by)
+    count = deals.count()
+    if count == 0:
+        which = f" of {variant}" if variant else ""
+        unplayed = " that none of these players has played" if unplayed_by else ""
+        raise NoPracticeDealError(
+            f"No verified practice deal{which}{unplayed} is ready yet; try again soon."
+        )
+    return deals.order_by("pk")[secrets.randbelow(count)]
+
+
+def attempts_start_race(
+    *, players: list[Any], deal: Deal, starts_at: dt.datetime, play_until: dt.datetime
+) -> list[Attempt]:
+    """One practice attempt a racer on ``deal``, every clock starting at ``starts_at``
+    (the race's start signal), sealed (cards secret) until ``attempts_unseal``."""
+    deals_left = engine.get_variant(deal.variant).stock_deals
+    return [
+        Attempt.objects.create(
+            player=player,
+            deal=deal,
+            kind=Attempt.Kind.PRACTICE,
+            started_at=starts_at,
+            play_until=play_until,
+            cards_sealed=True,
+            deals_left=deals_left,
+        )
+        for player in players
+    ]
+
+
+def attempts_unseal(*, attempt_ids: list[int]) -> int:
+    """The race is over for every racer: its attempts' cards are public as any practice's."""
+    return Attempt.objects.filter(pk__in=attempt_ids, cards_sealed=True).update(cards_sealed=False)
 
 
 # --- ending ----------------------------------------------------------------------------
@@ -168,39 +209,51 @@ def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.dat
     _send_on_commit(attempt_finished, attempt)
 
 
-def _open_past_its_day(attempt: Attempt, now: dt.datetime) -> bool:
-    """A ranked attempt still open although its challenge's day is over."""
+DAY_OVER = "The day of this challenge is over: the attempt was closed with the position it reached."
+TIME_UP = "The race's time limit is over: the attempt was resigned with the position it reached."
+
+
+def _closing_due(attempt: Attempt, now: dt.datetime) -> tuple[str, dt.datetime, str] | None:
+    """(end reason, end time, why) of an open attempt that must end now: a ranked one whose
+    challenge's day is over, or a race's whose time limit has passed; None otherwise."""
+    if attempt.is_over:
+        return None
     challenge = attempt.challenge
-    return (
-        not attempt.is_over
-        and attempt.kind == Attempt.Kind.RANKED
+    if (
+        attempt.kind == Attempt.Kind.RANKED
         and challenge is not None
         and day_is_closed(challenge.date, now)
-    )
+    ):
+        return Attempt.EndReason.DAY_CLOSED, day_end(challenge.date), DAY_OVER
+    if attempt.play_until is not None and now >= attempt.play_until:
+        return Attempt.EndReason.RESIGNED, attempt.play_until, TIME_UP
+    return None
 
 
-def _close_if_day_over(attempt: Attempt, now: dt.datetime) -> bool:
-    """End a still-open ranked attempt whose day is over (the caller holds the row lock)."""
-    if not _open_past_its_day(attempt, now):
-        return False
-    assert attempt.challenge is not None
-    day_closed = day_end(attempt.challenge.date)
-    _finish(attempt, attempt_board(attempt), Attempt.EndReason.DAY_CLOSED, day_closed)
-    return True
+def _close_if_due(attempt: Attempt, now: dt.datetime) -> str | None:
+    """End a still-open attempt whose day or time limit is over (the caller holds the row
+    lock); why it ended, or None when it stays open."""
+    due = _closing_due(attempt, now)
+    if due is None:
+        return None
+    reason, ended_at, why = due
+    _finish(attempt, attempt_board(attempt), reason, ended_at)
+    return why
 
 
 def attempt_close_if_day_over(*, attempt: Attempt, now: dt.datetime | None = None) -> Attempt:
-    """The attempt as a read must show it: closed first if its day is over.
+    """The attempt as a read must show it: closed first if its day (or its race's time) is
+    over.
 
     Reads take no lock: only an open ranked attempt of a past day (rare: the beat task
-    closes them at 00:00) is locked, closed and read again.
+    closes them at 00:00) or a race's past its time limit is locked, closed and read again.
     """
     now = now or timezone.now()
-    if not _open_past_its_day(attempt, now):
+    if _closing_due(attempt, now) is None:
         return attempt
     with transaction.atomic():
         locked = _locked(attempt.pk)
-        _close_if_day_over(locked, now)
+        _close_if_due(locked, now)
     return locked
 
 
@@ -223,10 +276,23 @@ def attempts_close_day(*, now: dt.datetime | None = None) -> list[int]:
     closed = []
     for attempt_id in open_ids:
         with transaction.atomic():
-            if _close_if_day_over(_locked(attempt_id), now):
+            if _close_if_due(_locked(attempt_id), now):
                 closed.append(attempt_id)
     if closed:
         log.info("closed %s open ranked attempt(s) of past days", len(closed))
+    return closed
+
+
+def attempts_close_time_up(*, attempt_ids: list[int], now: dt.datetime | None = None) -> list[int]:
+    """Resign those of these race attempts still open past their time limit, each in its own
+    short transaction under its lock (safe twice, and alongside their players' posts)."""
+    now = now or timezone.now()
+    due = Attempt.objects.filter(pk__in=attempt_ids, ended_at__isnull=True, play_until__lte=now)
+    closed = []
+    for attempt_id in due.order_by("pk").values_list("pk", flat=True):
+        with transaction.atomic():
+            if _close_if_due(_locked(attempt_id), now):
+                closed.append(attempt_id)
     return closed
 
 
@@ -235,12 +301,9 @@ def attempt_resign(*, attempt_id: int, player: Any, now: dt.datetime | None = No
     refusal: GamesError | None = None
     with transaction.atomic():
         attempt = _locked(attempt_id, player)
-        if _close_if_day_over(attempt, now):
-            refusal = AttemptOverError(
-                "The day of this challenge is over: the attempt was closed with the position "
-                "it reached.",
-                details={"end_reason": attempt.end_reason},
-            )
+        why = _close_if_due(attempt, now)
+        if why is not None:
+            refusal = AttemptOverError(why, details={"end_reason": attempt.end_reason})
         elif attempt.is_over:
             refusal = AttemptOverError(
                 "This attempt is already over.", details={"end_reason": attempt.end_reason}
@@ -349,19 +412,20 @@ def _push_locked(
     attempt: Attempt, offset: int, actions: list[str], now: dt.datetime
 ) -> Batch | GamesError:
     stored = len(attempt.log)
-    day_closed = _close_if_day_over(attempt, now)
+    why_closed = _close_if_due(attempt, now)
     # A retry of a batch already stored: the same answer, and nothing changes.
     if offset < stored and attempt.log[offset : offset + len(actions)] == actions:
         return _replayed_batch(attempt, offset, len(actions))
     if attempt.is_over:
-        message = (
-            "The day of this challenge is over: the attempt was closed with the position it "
-            "reached."
-            if day_closed
-            else "This attempt is over: no more actions."
-        )
         return AttemptOverError(
-            message, details={"offset": stored, "end_reason": attempt.end_reason}
+            why_closed or "This attempt is over: no more actions.",
+            details={"offset": stored, "end_reason": attempt.end_reason},
+        )
+    if now < attempt.started_at:
+        wait = (attempt.started_at - now).total_seconds()
+        return NotStartedError(
+            f"The race starts in {wait:.1f} s: no action before the start signal.",
+            details={"starts_at": attempt.started_at.isoformat(), "seconds": round(wait, 3)},
         )
     if offset != stored:
         return OffsetConflictError(
@@ -386,6 +450,8 @@ def _push_locked(
     attempt.runs_completed = board.complete_foundations
     if batch.progressed:
         _send_on_commit(attempt_progressed, attempt)
+    if attempt.is_race:
+        _send_on_commit(attempt_played, attempt)
     if board.is_won:
         _finish(attempt, board, Attempt.EndReason.WON, now)
     else:
@@ -411,8 +477,12 @@ def attempt_push_actions(
     """
     with transaction.atomic():
         attempt = _locked(attempt_id, player)
+        stored = len(attempt.log)
         # The clock is read under the lock, so the stored times of one attempt never go back.
         outcome = _push_locked(attempt, offset, list(actions), now or timezone.now())
+    count_action_batch(
+        kind=attempt.kind, actions=len(actions), outcome=outcome, retry=offset < stored
+    )
     if isinstance(outcome, GamesError):
         raise outcome
     return outcome

@@ -153,6 +153,15 @@ def _record(deal_id: int, run: int, outcome: Outcome) -> Deal:
     return deal
 
 
+def progress_logger(deal_id: int) -> ProgressCallback:
+    """The solver's progress on ``deal_id`` as log lines (a worker's, or the start-up's)."""
+
+    def progress(report: solver.Progress) -> None:
+        log.info("deal %s: solving, %s positions in %.0f s", deal_id, report.nodes, report.seconds)
+
+    return progress
+
+
 def deal_verify(
     *,
     deal_id: int,

@@ -108,6 +108,8 @@ def attempt_hint(attempt: Attempt) -> dict[str, Any]:
     """The first action of a winning line from the current position (practice only)."""
     if attempt.kind != Attempt.Kind.PRACTICE:
         raise HintsNotAllowedError("Hints are for practice attempts only, not ranked ones.")
+    if attempt.is_race:
+        raise HintsNotAllowedError("No hints in a race: every racer plays on their own.")
     if attempt.is_over:
         raise AttemptOverError("This attempt is over: no more hints.")
     log = [str(action) for action in attempt.log]

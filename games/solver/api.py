@@ -56,7 +56,7 @@ class SolveResult:
         return len(self.moves) if self.solved else None
 
     def as_dict(self) -> dict[str, Any]:
-        """RULES.md's solver object (status, moves, nodes, seconds), then par and memory."""
+        """docs/rules.md's solver object (status, moves, nodes, seconds), then par and memory."""
         return {
             "status": self.status,
             "moves": list(self.moves),

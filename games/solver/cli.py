@@ -1,4 +1,4 @@
-"""``python -m games.solver VARIANT SEED [--seconds S]`` (RULES.md, "Command line").
+"""``python -m games.solver VARIANT SEED [--seconds S]`` (docs/rules.md, "The command line").
 
 Prints ``{"status", "moves", "nodes", "seconds", "par", "peak_memory_mb"}`` as one JSON line.
 Exit status 0 when solved, 1 when unsolvable or unknown, 2 for a usage error (one line, as

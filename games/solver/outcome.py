@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class Status(StrEnum):
-    """RULES.md's solver status; ``unsolvable`` only when the search was exhaustive."""
+    """docs/rules.md's solver status; ``unsolvable`` only when the search was exhaustive."""
 
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"

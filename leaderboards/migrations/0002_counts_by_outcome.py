@@ -5,7 +5,7 @@ from django.db.models import Count
 
 
 def recount(apps, schema_editor):
-    """The counts by (challenge, won, score) of the boards' rows as RULES.md now ranks them:
+    """The counts by (challenge, won, score) of the boards' rows as docs/rules.md now ranks them:
     won first, and an attempt that ended with no action on no board."""
     attempt_model = apps.get_model("games", "Attempt")
     count_model = apps.get_model("leaderboards", "BoardScoreCount")

@@ -7,11 +7,15 @@ import uuid
 from typing import Any
 
 import pytest
+import redis.asyncio
 from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from tests.own_redis import OwnRedis, own_redis
+
+__all__ = ["own_redis"]
 
 
 async def round_trip_through_a_group(layer: Any = None) -> dict[str, object]:
@@ -37,17 +41,17 @@ async def test_configured_channel_layer_delivers_group_messages() -> None:
 @pytest.mark.redis
 @pytest.mark.asyncio
 async def test_redis_channel_layer_round_trip() -> None:
-    from channels_redis.core import RedisChannelLayer
+    from core.channel_layer import PubSubChannelLayer
 
-    # A layer of its own, built from the settings: closing its pools must not close those
-    # the process's shared layer holds on other loops (the live broadcaster's).
+    # A layer of its own, built from the settings: closing its connections must not close
+    # those the process's shared layer holds on other loops (the live broadcaster's).
     layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
-    assert isinstance(layer, RedisChannelLayer)
+    assert isinstance(layer, PubSubChannelLayer)
     try:
         message = await round_trip_through_a_group(layer)
         assert message == {"type": "leaderboard.update", "rank": 1}
     finally:
-        await layer.close_pools()
+        await layer.flush()
 
 
 @pytest.mark.asyncio
@@ -67,3 +71,79 @@ async def test_websocket_router_rejects_unknown_paths() -> None:
     )
     with pytest.raises(ValueError, match="No route found"):
         await communicator.connect()
+
+
+@pytest.mark.redis
+@pytest.mark.asyncio
+async def test_a_watcher_that_stops_reading_keeps_only_the_newest_messages() -> None:
+    """Its queue in the process holds `capacity` messages, the newest; a reader next to it
+    gets every message."""
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+    stuck, reading = await layer.new_channel(), await layer.new_channel()
+    group = f"test-{uuid.uuid4().hex}"
+    for channel in (stuck, reading):
+        await layer.group_add(group, channel)
+    received = []
+    try:
+        for n in range(150):
+            await layer.group_send(group, {"type": "board.update", "n": n})
+            received.append(await asyncio.wait_for(layer.receive(reading), timeout=5))
+        first_kept = await asyncio.wait_for(layer.receive(stuck), timeout=5)
+    finally:
+        await layer.flush()
+    assert [message["n"] for message in received] == list(range(150))
+    assert first_kept["n"] == 150 - 100  # capacity 100 (settings): the 50 oldest dropped
+
+
+@pytest.mark.asyncio
+async def test_a_group_message_costs_redis_one_publish_whatever_the_group_size(
+    own_redis: OwnRedis,
+) -> None:
+    from core.channel_layer import PubSubChannelLayer
+
+    layer = PubSubChannelLayer(hosts=[own_redis.url])
+    server = redis.asyncio.Redis.from_url(own_redis.url)
+    group = "challenge_1"
+    try:
+        channels = [await layer.new_channel() for _ in range(200)]
+        for channel in channels:
+            await layer.group_add(group, channel)
+        await server.config_resetstat()
+        await layer.group_send(group, {"type": "board.update", "text": "{}"})
+        messages = await asyncio.gather(
+            *(asyncio.wait_for(layer.receive(channel), timeout=5) for channel in channels)
+        )
+        stats = await server.info("commandstats")
+    finally:
+        await layer.flush()
+        await server.aclose()
+    assert all(message["type"] == "board.update" for message in messages)
+    assert stats["cmdstat_publish"]["calls"] == 1
+    assert sum(entry["calls"] for entry in stats.values()) <= 3  # publish, resetstat, info
+
+
+@pytest.mark.asyncio
+async def test_deployments_on_numbered_databases_of_one_redis_do_not_hear_each_other(
+    own_redis: OwnRedis,
+) -> None:
+    """Pub/sub channels are server-wide; the database number in REDIS_URL keeps them apart."""
+    from core.channel_layer import PubSubChannelLayer, prefix_for
+
+    def layer_on(database: int) -> PubSubChannelLayer:
+        url = f"redis://127.0.0.1:{own_redis.port}/{database}"
+        return PubSubChannelLayer(hosts=[url], prefix=prefix_for(url))
+
+    first, second, first_again = layer_on(1), layer_on(2), layer_on(1)
+    listening = {}
+    for layer in (second, first_again):
+        listening[layer] = await layer.new_channel()
+        await layer.group_add("challenge_1", listening[layer])
+    try:
+        await first.group_send("challenge_1", {"type": "board.update", "text": "{}"})
+        heard = await asyncio.wait_for(first_again.receive(listening[first_again]), timeout=5)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(second.receive(listening[second]), timeout=0.5)
+    finally:
+        for layer in (first, second, first_again):
+            await layer.flush()
+    assert heard["type"] == "board.update"

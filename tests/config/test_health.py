@@ -31,16 +31,6 @@ def test_health_is_503_when_the_database_fails(
     assert response.json()["status"] == "error"
 
 
-def test_api_root_lists_endpoints(client: Client) -> None:
-    response = client.get("/api/v1/", HTTP_ACCEPT="application/json")
-    assert response.status_code == 200
-    endpoints = response.json()["endpoints"]
-    assert endpoints["health"] == "http://testserver/health/"
-    assert endpoints["schema"] == "http://testserver/api/v1/schema/"
-    assert endpoints["docs"] == "http://testserver/api/v1/docs/"
-    assert endpoints["admin"] == "http://testserver/admin/"
-
-
 def test_openapi_schema_describes_the_api(client: Client) -> None:
     response = client.get("/api/v1/schema/?format=json")
     assert response.status_code == 200

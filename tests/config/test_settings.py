@@ -78,7 +78,7 @@ def test_database_and_redis_urls_are_parsed() -> None:
         "USER": "player",
     }
     layer = loaded["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "core.channel_layer.PubSubChannelLayer"
     assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [
         "redis://cache.internal:6380/2"
     ]
@@ -97,6 +97,28 @@ def test_postgresql_prepares_statements_unless_told_not_to(
     options = settings_for(env)["DATABASE_OPTIONS"]
     assert options.get("prepare_threshold") == prepared
     assert options.get("server_side_binding") is (True if prepared else None)
+
+
+@pytest.mark.parametrize(("size", "pool"), [(None, (2, 16)), ("12", (2, 12)), ("1", (1, 1))])
+def test_each_process_keeps_at_most_the_configured_postgresql_connections(
+    size: str | None, pool: tuple[int, int]
+) -> None:
+    env = {"DATABASE_URL": "postgres://player:pw@db.internal:6543/astrocyte"}
+    if size is not None:
+        env["DATABASE_POOL_MAX_SIZE"] = size
+    options = settings_for(env)["DATABASE_OPTIONS"]["pool"]
+    assert (options["min_size"], options["max_size"]) == pool
+
+
+def test_a_pool_of_no_connection_is_refused() -> None:
+    result = run_settings(
+        {
+            "DATABASE_URL": "postgres://player:pw@db.internal:6543/astrocyte",
+            "DATABASE_POOL_MAX_SIZE": "0",
+        }
+    )
+    assert result.returncode != 0
+    assert "DATABASE_POOL_MAX_SIZE must be at least 1, not 0" in result.stderr
 
 
 def test_lists_and_log_level_are_parsed() -> None:

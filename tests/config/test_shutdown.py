@@ -69,7 +69,7 @@ def test_the_production_command_bounds_shutdown_and_trusts_no_proxy_by_default()
 
 @contextlib.contextmanager
 def running_server(
-    own_redis: OwnRedis, **extra_env: str
+    own_redis: OwnRedis, workers: int = 1, **extra_env: str
 ) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """The production command on the test database and the test's own Redis."""
     dev = dev_script()
@@ -88,7 +88,7 @@ def running_server(
     }
     with dead_port() as port:
         pass  # proven free a moment ago; the server takes it now
-    command = dev.server_command(host="127.0.0.1", port=port, prod=True, workers=1, env=env)
+    command = dev.server_command(host="127.0.0.1", port=port, prod=True, workers=workers, env=env)
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 30
@@ -207,7 +207,9 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         assert time.monotonic() - started < GRACE + 5
 
 
-def test_a_frame_over_the_servers_limit_is_refused_before_it_is_read(own_redis: OwnRedis) -> None:
+def test_a_frame_over_the_servers_limit_is_refused_and_boards_go_uncompressed(
+    own_redis: OwnRedis,
+) -> None:
     with running_server(own_redis) as (_, port):
         challenge = make_challenge()
         with connect(
@@ -216,5 +218,9 @@ def test_a_frame_over_the_servers_limit_is_refused_before_it_is_read(own_redis: 
             open_timeout=10,
         ) as watcher:
             assert '"snapshot"' in str(watcher.recv(timeout=10))
+            # The client offered permessage-deflate (websockets does by default); the live
+            # board is sent uncompressed (docs/scaling.md), so none was agreed.
+            assert watcher.response is not None
+            assert "Sec-WebSocket-Extensions" not in watcher.response.headers
             watcher.send("x" * (1 << 20))
             assert close_code(watcher) == 1009  # message too big

@@ -22,7 +22,7 @@ from games.engine import (
 )
 
 RANKS = "A23456789TJQK"
-# RULES.md's variant table, written independently of games.engine.variants
+# docs/rules.md's variant table, written independently of games.engine.variants
 SUITS_OF = {"astrocyte": "SHDC", "spider1": "S", "spider2": "SH", "spider4": "SHDC"}
 
 

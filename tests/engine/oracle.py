@@ -1,4 +1,4 @@
-"""An independent reading of RULES.md's "Play", for checking the engine's move generation.
+"""An independent reading of docs/rules.md's "Playing", for checking the engine's move generation.
 
 It judges every text of the notation on a State JSON object, slowly and plainly; it shares
 no code with games.engine beyond the variant table it is given.
@@ -18,7 +18,7 @@ def rank(card: str) -> int:
 
 
 def all_texts(variant: str) -> list[str]:
-    """Every canonical action text of a variant, from RULES.md's grammar (undo last)."""
+    """Every canonical action text of a variant, from docs/rules.md's grammar (undo last)."""
     columns, cells = PILE_COUNTS[variant]
     piles = (
         [f"t{i}" for i in range(1, columns + 1)]
@@ -34,7 +34,7 @@ def all_texts(variant: str) -> list[str]:
 
 
 def is_legal(state: dict[str, Any], text: str) -> bool:
-    """Whether RULES.md allows the (non-undo) action ``text`` in ``state``."""
+    """Whether docs/rules.md allows the (non-undo) action ``text`` in ``state``."""
     if state["won"]:
         return False
     tableau, face_down = state["tableau"], state["face_down"]

@@ -1,7 +1,7 @@
 """Exact starting layouts, pinned as literal data.
 
 Generated once with ``python -m games.engine deal VARIANT SEED`` and checked against an
-independent implementation of RULES.md's deal steps (test_deal.py). Each column is written
+independent implementation of docs/rules.md's deal steps (test_deal.py). Each column is written
 bottom card first, top (face-up) card last; the stock in dealing order.
 """
 

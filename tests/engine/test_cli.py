@@ -1,4 +1,5 @@
-"""``python -m games.engine deal|replay`` (RULES.md, "Command line"), run as a real process."""
+"""``python -m games.engine deal|replay`` (docs/rules.md, "The command line"), run as a real
+process."""
 
 from __future__ import annotations
 

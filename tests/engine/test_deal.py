@@ -1,4 +1,4 @@
-"""The deal (RULES.md, "The deal"): SplitMix64, Fisher-Yates, rounds, stock."""
+"""The deal (docs/rules.md, "Dealing from a seed"): SplitMix64, Fisher-Yates, rounds, stock."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ PUBLISHED = {
     ],
 }
 
-# RULES.md's variant table, written out here so the test does not read the engine's data.
+# docs/rules.md's variant table, written out here so the test does not read the engine's data.
 DEAL_COUNTS = {
     "astrocyte": [8] * 8,
     "spider1": [6, 6, 6, 6, 5, 5, 5, 5, 5, 5],
@@ -41,7 +41,7 @@ DEAL_COUNTS = {
 
 
 class Reference:
-    """SplitMix64 written from RULES.md's text, independently of games.engine.deal."""
+    """SplitMix64 written from docs/rules.md's text, independently of games.engine.deal."""
 
     def __init__(self, seed: int) -> None:
         self.state = seed
@@ -55,7 +55,7 @@ class Reference:
 
 
 def reference_deal(variant: str, seed: int) -> dict[str, list]:
-    """RULES.md's deal steps 1-5, from scratch."""
+    """docs/rules.md's deal steps 1-5, from scratch."""
     suits = SUITS_OF[variant]
     pack = [
         rank + suit

@@ -1,4 +1,4 @@
-"""Move notation (RULES.md, "Move notation" and "Settled edge cases")."""
+"""Move notation (docs/rules.md, "Writing actions")."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_repr_evaluates_back(text: str) -> None:
 
 
 def all_texts(variant: str) -> list[str]:
-    """Every canonical action text of a variant, built from RULES.md's grammar."""
+    """Every canonical action text of a variant, built from docs/rules.md's grammar."""
     v = VARIANTS[variant]
     piles = (
         [f"t{i}" for i in range(1, v.columns + 1)]

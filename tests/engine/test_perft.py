@@ -1,5 +1,5 @@
 """Counts of legal moves in fixed positions (like chess perft), and move generation checked
-against refusal() and against an independent reading of RULES.md (oracle.py)."""
+against refusal() and against an independent reading of docs/rules.md (oracle.py)."""
 
 from __future__ import annotations
 

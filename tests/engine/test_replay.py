@@ -1,4 +1,4 @@
-"""Replaying move logs (RULES.md, "Command line": the replay object)."""
+"""Replaying move logs (docs/rules.md, "The command line": the replay object)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cells, foundations and back-moves (RULES.md, "Play" and "Settled edge cases")."""
+"""Cells, foundations and back-moves (docs/rules.md, "Playing" and "Writing actions")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stock deals, undo, the win and stuck positions (RULES.md, "Play")."""
+"""Stock deals, undo, the win and stuck positions (docs/rules.md, "Playing")."""
 
 from __future__ import annotations
 
@@ -275,7 +275,7 @@ def test_not_stuck_while_a_deal_is_left() -> None:
 
 
 def test_not_stuck_while_the_stock_holds_cards_even_when_nothing_moves() -> None:
-    # RULES.md: stuck needs an empty stock. (Unreachable in a real game: a deal is always
+    # docs/rules.md: stuck needs an empty stock. (Unreachable in a real game: a deal is always
     # possible or some card can fill the empty column; hand-built here.)
     board = build("spider1", tableau=[""] * 10, stock="9S " * 10)
     assert board.legal_moves() == []

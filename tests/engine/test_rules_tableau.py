@@ -1,4 +1,4 @@
-"""Tableau play (RULES.md, "Play": tableau, groups, flips, empty columns)."""
+"""Tableau play (docs/rules.md, "Playing": tableau, groups, flips, empty columns)."""
 
 from __future__ import annotations
 

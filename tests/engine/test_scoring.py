@@ -1,4 +1,4 @@
-"""The score (RULES.md, "Scoring")."""
+"""The score (docs/rules.md, "Scoring")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""State JSON both ways, and the player's view (RULES.md, "State as JSON")."""
+"""State JSON both ways, and the player's view (docs/rules.md, "Positions as JSON")."""
 
 from __future__ import annotations
 

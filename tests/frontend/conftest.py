@@ -28,6 +28,7 @@ import pytest
 
 from tests.celery_worker import database_url_for_worker
 from tests.factories import PASSWORD
+from tests.frontend.a11y import AuditedBrowser, AxeUnavailable, ensure_axe
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -169,9 +170,36 @@ def wait_for_server_sessions_to_end(timeout: float = 10.0) -> None:
     connection.close()
 
 
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe-core's browser script (npm ci in frontend/ when missing: tests/frontend/a11y.py)."""
+    from tests.conftest import services_required
+
+    try:
+        return ensure_axe()
+    except AxeUnavailable as error:
+        if services_required():
+            pytest.fail(f"the accessibility audit cannot run: {error} (REQUIRE_SERVICES=1)")
+        pytest.skip(f"the accessibility audit cannot run: {error}")
+
+
+@pytest.fixture(scope="session")
+def screenshots_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests write their screenshots: ``SCREENSHOTS_DIR`` when set
+    (`scripts/dev.py screenshots` sets it, then copies them into docs/screenshots), else a
+    temporary folder, so that a test run leaves the tree as it was."""
+    folder = os.environ.get("SCREENSHOTS_DIR")
+    if not folder:
+        return tmp_path_factory.mktemp("screenshots")
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 @pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A Chromium for one test. Playwright's sync API keeps an event loop in this thread
+def browser(monkeypatch: pytest.MonkeyPatch, axe_script: Path) -> Iterator[Any]:
+    """A Chromium for one test, whose every context injects axe-core into every page
+    (tests/frontend/a11y.py). Playwright's sync API keeps an event loop in this thread
     while it runs, so Django's guard against ORM calls from async code would fire on the
     test's own (synchronous) ORM calls: it is lifted for this test only, and Playwright is
     stopped at the end of the test, before the database is flushed."""
@@ -181,7 +209,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            yield chromium
+            yield AuditedBrowser(chromium, axe_script)
         finally:
             chromium.close()
 

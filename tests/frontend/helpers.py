@@ -13,7 +13,21 @@ from playwright.sync_api import Page, Response, WebSocket, expect
 from tests.frontend.conftest import PASSWORD
 
 CARD_IN_JSON = re.compile(r'"[A2-9TJQK][SHDC]"')
+RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
+         "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
+         "K": "King"}  # fmt: skip
+SUITS = {"S": ("spades", "♠"), "H": ("hearts", "♥"), "D": ("diamonds", "♦"), "C": ("clubs", "♣")}
 MOVE = re.compile(r"^([tcf]\d+)-([tcf]\d+)(?::(\d+))?$")
+
+
+def card_label(card: str | None) -> str:
+    """How the board names a card: what it shows, then its name ("10♥ Ten of hearts"); a
+    hidden one (null in a view) is a card's back."""
+    if not card:
+        return "Face-down card"
+    name, symbol = SUITS[card[1]]
+    shown = "10" if card[0] == "T" else card[0]
+    return f"{shown}{symbol} {RANKS[card[0]]} of {name}"
 
 
 @dataclass

@@ -16,6 +16,7 @@ from tests.frontend.helpers import (
     Recorder,
     assert_no_hidden_cards,
     attempt,
+    card_label,
     click_action,
     open_play,
     start,
@@ -27,16 +28,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
-         "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
-         "K": "King"}  # fmt: skip
-SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
-def card_name(card: str) -> str:
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
-
 
 def assert_board_is(page: Any, state: dict[str, Any]) -> None:
     """What the page draws is the server's state: every column, cell and foundation."""
@@ -47,9 +38,9 @@ def assert_board_is(page: Any, state: dict[str, Any]) -> None:
         up = column.locator(".card.up")
         expect(up).to_have_count(len(cards) - down)
         for j, card in enumerate(cards[down:]):
-            expect(up.nth(j)).to_have_attribute("aria-label", re.compile(f"^{card_name(card)},"))
+            expect(up.nth(j)).to_have_attribute("aria-label", re.compile(f"^{card_label(card)},"))
     for i, card in enumerate(state["cells"]):
-        text = card_name(card) if card else "empty"
+        text = card_label(card) if card else "empty"
         expect(board.locator(f".cell[data-pile='c{i + 1}']")).to_have_attribute(
             "aria-label", f"Cell {i + 1}: {text}"
         )
@@ -72,7 +63,7 @@ def server_state(page: Any, base: str) -> dict[str, Any]:
 
 
 def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
-    asgi_server: Server, browser: Any, transactional_db: Any
+    asgi_server: Server, browser: Any, transactional_db: Any, screenshots_dir: Path
 ) -> None:
     daily = make_daily(variant="astrocyte", seed=4)
     base = asgi_server.url
@@ -146,8 +137,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
         assert any(server["state"]["cells"]), (solution[:count], dst)
 
     # The board after those moves (a card in a cell), on a desktop and on a phone.
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "astrocyte-desktop.png"))
+    page.screenshot(path=str(screenshots_dir / "astrocyte-desktop.png"))
     state = context.storage_state()
     assert_no_hidden_cards(recorder)
     assert errors == []
@@ -167,7 +157,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
     assert_board_is(page, server_state(page, base)["state"])
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
-    page.screenshot(path=str(SCREENSHOTS / "astrocyte-phone.png"), full_page=True)
+    page.screenshot(path=str(screenshots_dir / "astrocyte-phone.png"), full_page=True)
     phone.close()
-    assert (SCREENSHOTS / "astrocyte-desktop.png").stat().st_size > 10_000
-    assert (SCREENSHOTS / "astrocyte-phone.png").stat().st_size > 10_000
+    assert (screenshots_dir / "astrocyte-desktop.png").stat().st_size > 10_000
+    assert (screenshots_dir / "astrocyte-phone.png").stat().st_size > 10_000

@@ -33,8 +33,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
 
 def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
     asgi_server: Server, browser: Any, daily: Daily
@@ -303,10 +301,9 @@ def test_a_watcher_sees_progress_and_the_new_rank_without_reloading(
 
 
 def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
-    asgi_server: Server, browser: Any, daily: Daily
+    asgi_server: Server, browser: Any, daily: Daily, screenshots_dir: Path
 ) -> None:
     make_player("fay")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     page = context.new_page()
     sign_in(page, asgi_server.url, "fay", f"/play/{daily.challenge_id}/")
@@ -316,7 +313,7 @@ def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
         hook_action(page, action)
     page.locator("#board .column[data-pile='t3'] .card").last.click()
     page.wait_for_timeout(100)
-    page.screenshot(path=str(SCREENSHOTS / "play-desktop.png"))
+    page.screenshot(path=str(screenshots_dir / "play-desktop.png"))
     state = context.storage_state()
     context.close()
 
@@ -335,6 +332,6 @@ def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     # A touch drag is a pointer drag too: tap-select then tap-place works on a phone.
-    page.screenshot(path=str(SCREENSHOTS / "play-phone.png"), full_page=True)
+    page.screenshot(path=str(screenshots_dir / "play-phone.png"), full_page=True)
     phone.close()
-    assert (SCREENSHOTS / "play-desktop.png").stat().st_size > 10_000
+    assert (screenshots_dir / "play-desktop.png").stat().st_size > 10_000

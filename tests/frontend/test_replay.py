@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server
-from tests.frontend.helpers import Recorder, sign_in
+from tests.frontend.helpers import Recorder, card_label, sign_in
 from tests.frontend.test_pages import close_the_day, finished_games, no_card_in_page_source
 
 pytestmark = [
@@ -18,16 +18,6 @@ pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
-
-RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
-         "7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen",
-         "K": "King"}  # fmt: skip
-SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
-def card_name(card: str | None) -> str:
-    """How the board names a card; a hidden one (null in a view) is a card's back."""
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}" if card else "Face-down card"
 
 
 def api_get(page: Page, path: str) -> dict[str, Any]:
@@ -47,7 +37,7 @@ def board_matches(board: Locator, state: dict[str, Any]) -> None:
         cards = board.locator(f".column[data-pile='t{i + 1}'] .card")
         expect(cards).to_have_count(len(column))
         labels = cards.evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))")
-        assert [label.split(",")[0] for label in labels] == [card_name(c) for c in column]
+        assert [label.split(",")[0] for label in labels] == [card_label(c) for c in column]
         shaded = board.locator(f".column[data-pile='t{i + 1}'] .card.was-down")
         expect(shaded).to_have_count(sum(1 for card in column[:down] if card is not None))
     runs = board.locator(".foundation[aria-label*='complete run']")

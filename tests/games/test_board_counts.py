@@ -44,7 +44,7 @@ def recounted(challenge_id: int) -> dict[tuple[bool, int], int]:
 
 
 def database_ranks(challenge_id: int) -> dict[int, int]:
-    """Attempt id -> rank, by the database's own RANK() in RULES.md's order, over every
+    """Attempt id -> rank, by the database's own RANK() in docs/rules.md's order, over every
     ended, non-voided ranked attempt with an action: independent of the code under test."""
     table = connection.ops.quote_name(Attempt._meta.db_table)
     with connection.cursor() as cursor:

@@ -15,6 +15,7 @@ SQLite file does; bench/midnight_bench.py crosses midnight on that file.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from config.asgi import application
+from games.background_verifier import BackgroundVerifier
 from games.embedded_beat import (
     CLOSE_DAY,
     PREPARE,
@@ -143,6 +145,19 @@ def test_a_beat_entry_the_embedded_beat_cannot_run_is_refused() -> None:
 
     with pytest.raises(LookupError, match=r"games\.something_new"):
         jobs_for(schedule, {})
+
+
+@pytest.mark.django_db(transaction=True)  # the beat closes its connection after each job
+def test_what_a_job_did_is_logged_once_by_its_service_not_again_by_the_beat(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.DAILY_VARIANTS = settings.PRACTICE_VARIANTS = [QUICK_VARIANT]
+    caplog.set_level(logging.INFO)
+    beat = EmbeddedBeat.from_settings(BackgroundVerifier())  # queues, never started here
+    assert beat.run_due() == [CLOSE_DAY, PREPARE, "rooms.rooms_tidy"]
+    messages = [record.getMessage() for record in caplog.records]
+    assert len([m for m in messages if "still missing" in m]) == 1, messages
+    assert len(messages) == len(set(messages)), messages
 
 
 # --- across midnight ----------------------------------------------------------------

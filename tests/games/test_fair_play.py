@@ -23,6 +23,7 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import logging.config
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.db import connections
 from django.test import Client
 from django.utils import timezone
@@ -112,6 +114,8 @@ def collect_reads(client: Client, reached: Reached, challenge: DailyChallenge, *
         f"{api}/leaderboards/streaks/?variant={challenge.variant}",
         f"{api}/leaderboards/players/{username}/",
         f"{api}/leaderboards/players/rival/",
+        f"{api}/leaderboards/attempts/{mine}/would-rank/",
+        f"{api}/archive/?variant={challenge.variant}",
         "/",
         f"/play/{cid}/",
         "/practice/",
@@ -122,9 +126,14 @@ def collect_reads(client: Client, reached: Reached, challenge: DailyChallenge, *
         "/leaderboards/alltime/",
         "/leaderboards/streaks/",
         f"/players/{username}/",
+        "/archive/",
+        f"/archive/{cid}/",
     ):
         response = reached.add(path, client.get(path))
         assert response.status_code < 500, (path, response.status_code)
+    # The archive opens a day only once it is over: no practice run at an open day's deal.
+    rehearsal = reached.add("archive start", post(client, f"{api}/challenges/{cid}/practice/"))
+    assert rehearsal.status_code == 404, rehearsal.content
     detail = client.get(f"{api}/attempts/{mine}/").json()
     if detail["over"]:
         for step in range(detail["action_count"] + 1):
@@ -163,7 +172,9 @@ def play_as_second_account(
     return attempt_id
 
 
-def assert_nothing_hidden(reached: Reached, deal: Deal, seen: set[str], logs: str) -> None:
+def assert_nothing_hidden(
+    reached: Reached, deal: Deal, seen: set[str], log_lines: list[str]
+) -> None:
     secrets = [deal.nonce, *([deal.seed] if len(deal.seed) >= 10 else [])]
     solution_text = " ".join(deal.solution or [])
     for where, text in reached.texts:
@@ -174,8 +185,24 @@ def assert_nothing_hidden(reached: Reached, deal: Deal, seen: set[str], logs: st
         assert not strangers, f"{where} shows cards this account never turned up: {strangers}"
         if text.lstrip().startswith(("{", "[")):
             assert hidden_card_problems(json.loads(text)) == [], where
-    for secret in secrets:
-        assert secret not in logs, "a log line gives away the seed or nonce"
+    for line in log_lines:
+        for secret in secrets:
+            assert secret not in line, f"a log line gives away the seed or nonce: {line}"
+        assert solution_text not in line, f"a log line gives away the solution: {line}"
+        strangers = sorted(set(CARD.findall(line)) - seen)
+        assert not strangers, f"a log line shows cards this account never turned up: {line}"
+
+
+def log_lines(records: list[logging.LogRecord]) -> list[str]:
+    """The captured records as the server writes them, in either LOG_FORMAT (plain, json:
+    whose objects carry every field a record has, ``extra`` ones too)."""
+    lines = []
+    formats: dict[str, dict[str, Any]] = django_settings.LOG_FORMATS
+    for spec in formats.values():
+        configurator = logging.config.DictConfigurator({})
+        formatter = configurator.configure_formatter(dict(spec))  # (it pops from what it gets)
+        lines += [formatter.format(record) for record in records]
+    return lines
 
 
 async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
@@ -204,9 +231,10 @@ async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
 @pytest.mark.parametrize("ending", ENDINGS)
 @pytest.mark.parametrize(("variant", "seed"), DEALS, ids=[variant for variant, _ in DEALS])
 def test_a_second_account_learns_only_the_cards_it_turned_up(
-    variant: str, seed: int, ending: str, caplog: pytest.LogCaptureFixture
+    variant: str, seed: int, ending: str, caplog: pytest.LogCaptureFixture, settings: Any
 ) -> None:
     caplog.set_level(logging.DEBUG)
+    settings.METRICS_ENABLED, settings.METRICS_TOKEN = True, "t"
     deal = verified_deal(variant, seed)
     challenge = deal_schedule(deal=deal, date=timezone.now().date())
     # A rival who won already: their row is on the board, their game is not the scout's.
@@ -232,7 +260,10 @@ def test_a_second_account_learns_only_the_cards_it_turned_up(
     seen = cards_seen(deal, list(attempt.log))
     if ending == "resigned_at_once":
         assert len(seen) <= engine.get_variant(variant).columns  # the face-up cards of the deal
-    assert_nothing_hidden(reached, deal, seen, caplog.text)
+    # An operator's scrape of the metrics (docs/metrics.md) holds nothing of the deal either.
+    scrape = reached.add("metrics", Client(HTTP_AUTHORIZATION="Bearer t").get("/metrics/"))
+    assert scrape.status_code == 200
+    assert_nothing_hidden(reached, deal, seen, log_lines(caplog.records))
 
     if ending == "closed_by_the_day":
         assert_everything_public_once_the_day_is_over(client, challenge, attempt)
@@ -275,6 +306,7 @@ def test_a_challenge_before_its_day_answers_exactly_as_an_unknown_one() -> None:
     for method, template in (
         ("get", api + "/challenges/{}/"),
         ("post", api + "/challenges/{}/start/"),
+        ("post", api + "/challenges/{}/practice/"),
         ("get", api + "/challenges/{}/attempts/"),
         ("get", api + "/challenges/{}/solution/?step=1"),
         ("get", api + "/leaderboards/challenges/{}/"),

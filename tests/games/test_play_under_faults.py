@@ -44,7 +44,7 @@ def on_own_redis(own_redis: OwnRedis, settings: Any) -> OwnRedis:
     }
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "core.channel_layer.PubSubChannelLayer",
             "CONFIG": {"hosts": [own_redis.url], "prefix": f"faults-{uuid.uuid4().hex[:8]}"},
         }
     }

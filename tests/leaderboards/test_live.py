@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -136,14 +138,16 @@ async def test_pushes_after_progress_finish_and_void() -> None:
 
     await db(progress)(playing, runs=3, actions=55, deals_left=2)
     pushed = await next_of(communicator, "progress")
-    assert pushed["player"] == {
-        "attempt_id": playing.pk,
-        "username": "ben",
-        "runs_completed": 3,
-        "action_count": 55,
-        "deals_left": 2,
-        "finished": False,
-    }
+    assert pushed["players"] == [
+        {
+            "attempt_id": playing.pk,
+            "username": "ben",
+            "runs_completed": 3,
+            "action_count": 55,
+            "deals_left": 2,
+            "finished": False,
+        }
+    ]
 
     await db(finish)(playing, score=450)
     board = await next_of(communicator, "board")
@@ -171,10 +175,11 @@ async def test_a_ranked_start_shows_the_new_player_among_those_playing() -> None
 
     assert created
     pushed = await next_of(communicator, "progress")
-    assert pushed["player"]["attempt_id"] == attempt.pk
-    assert pushed["player"]["username"] == "cleo"
-    assert pushed["player"]["action_count"] == 0
-    assert pushed["player"]["finished"] is False
+    (row,) = pushed["players"]
+    assert row["attempt_id"] == attempt.pk
+    assert row["username"] == "cleo"
+    assert row["action_count"] == 0
+    assert row["finished"] is False
     assert_no_secret(pushed)
     await communicator.disconnect()
 
@@ -193,7 +198,8 @@ async def test_voiding_an_open_attempt_takes_it_off_the_players_list() -> None:
     assert board["counts"] == {"playing": 1, "finished": 0}
     # Its later progress is not pushed, and a new watcher does not see it playing.
     await db(progress)(suspect, runs=1, actions=20, deals_left=4)
-    assert [m for m in await drain(communicator, 0.5) if m["type"] == "progress"] == []
+    later = await drain(communicator, live.PROGRESS_WINDOW_SECONDS + 0.5)
+    assert [m for m in later if m["type"] == "progress"] == []
     await communicator.disconnect()
     again, snapshot = await watch(challenge.pk)
     assert [row["username"] for row in snapshot["playing"]] == ["fair"]
@@ -290,16 +296,24 @@ async def test_a_burst_of_finishes_is_coalesced_and_the_last_board_is_right() ->
         for n, attempt in enumerate(attempts):
             finish(attempt, score=100 + n, elapsed=30)
 
+    began = time.monotonic()
     await db(burst)()
+    took = time.monotonic() - began
     messages = await drain(communicator, 2.0)
     boards = [m for m in messages if m["type"] == "board"]
-    assert 1 <= len(boards) <= 3, [len(b["top"]) for b in boards]
+    # At most one board per window the burst spanned (on a loaded machine it spans more
+    # than one), never one per finish.
+    windows = math.ceil(took / live.BOARD_WINDOW_SECONDS) + 1
+    assert 1 <= len(boards) <= min(windows, 10), ([len(b["top"]) for b in boards], took)
     last = boards[-1]
     assert [r["username"] for r in last["top"]] == [f"b{n:02}" for n in range(19, -1, -1)]
     assert [r["rank"] for r in last["top"]] == list(range(1, 21))
     assert last["counts"] == {"playing": 0, "finished": 20}
-    finished = [m["player"]["username"] for m in messages if m["type"] == "progress"]
-    assert sorted(finished) == [f"b{n:02}" for n in range(20)]  # each leaves "playing" at once
+    # Every player leaves "playing" with the window's progress push, not one push each.
+    pushes = [m for m in messages if m["type"] == "progress"]
+    assert 1 <= len(pushes) <= 3
+    finished = [row["username"] for m in pushes for row in m["players"] if row["finished"]]
+    assert sorted(finished) == [f"b{n:02}" for n in range(20)]
     await communicator.disconnect()
 
 
@@ -314,10 +328,10 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
     communicator, _ = await watch(challenge.pk)  # listening on the real Redis
 
     # Redis "goes away" for whoever broadcasts: a layer on a port where nothing listens.
-    with dead_port() as port, caplog.at_level(logging.WARNING, logger="leaderboards.live"):
+    with dead_port() as port, caplog.at_level(logging.WARNING, logger="core.broadcast"):
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "core.channel_layer.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
             }
         }

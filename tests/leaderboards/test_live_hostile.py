@@ -47,7 +47,7 @@ async def test_connecting_during_a_redis_outage_closes_4503_with_one_log_line(
     with dead_port() as port, caplog.at_level(logging.INFO):
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "BACKEND": "core.channel_layer.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
             }
         }

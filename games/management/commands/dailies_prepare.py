@@ -1,21 +1,23 @@
 """Fill today's (and the next days') dailies and the practice pools, in this process.
 
-The embedded run calls it at start-up, with no worker: each candidate deal is solved here
-and a progress line is printed as it goes. With workers, the beat task does the same job.
+The embedded run calls it at start-up, with no worker: each candidate deal is solved here.
+What happens is said once, by the services' own log lines (a deal created, its verification
+started, the solver's progress, its outcome, the daily scheduled, the summary), in the
+configured LOG_FORMAT: the command prints no second copy of them.
 """
 
 from __future__ import annotations
 
-import time
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from games import solver
-from games.models import Deal
 from games.services.dailies import dailies_prepare
-from games.services.deals import deal_verify
+from games.services.deals import deal_verify, progress_logger
+
+log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -45,21 +47,7 @@ class Command(BaseCommand):
         seconds = options["seconds"]
 
         def verify_here(deal_id: int) -> None:
-            deal = Deal.objects.get(pk=deal_id)
-            started = time.monotonic()
-            self.stdout.write(f"verifying deal {deal_id} ({deal.variant}, {deal.pool})…")
-
-            def progress(report: solver.Progress) -> None:
-                self.stdout.write(
-                    f"  deal {deal_id}: {report.nodes} positions searched, {report.seconds:.0f} s"
-                )
-
-            deal = deal_verify(deal_id=deal_id, seconds=seconds, progress=progress)
-            took = time.monotonic() - started
-            self.stdout.write(
-                f"  deal {deal_id}: {deal.status} in {took:.1f} s"
-                + (f", par {deal.par}" if deal.par else "")
-            )
+            deal_verify(deal_id=deal_id, seconds=seconds, progress=progress_logger(deal_id))
 
         report = dailies_prepare(
             enqueue=verify_here,
@@ -67,7 +55,6 @@ class Command(BaseCommand):
             practice_size=options["practice"],
             max_rounds=10,
         )
-        self.stdout.write(self.style.SUCCESS(f"dailies prepared: {report.summary()}"))
         if report.missing:
             missing = ", ".join(f"{variant} {date}" for date, variant in report.missing)
-            self.stderr.write(f"still without a verified deal: {missing}")
+            log.warning("still without a verified deal: %s", missing)

@@ -57,5 +57,6 @@ test("piles and picked cards are named in words", () => {
   assert.deepEqual(pileCards(v, "stock"), []);
   assert.equal(describeCards(v, "t1", 1), "Seven of hearts");
   assert.equal(describeCards(v, "t1", 3), "Nine of hearts and the 2 cards on it");
+  assert.equal(describeCards(v, "t1", 2), "Eight of spades and the card on it");
   assert.equal(describeCards(v, "c1", 1), "Queen of diamonds");
 });

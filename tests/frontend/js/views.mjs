@@ -1,4 +1,4 @@
-// Small hand-made views (RULES.md's State JSON, view form: null for a hidden card) for the
+// Small hand-made views (docs/rules.md's State JSON, view form: null for a hidden card) for the
 // unit tests of the play page's pure parts.
 
 // Three columns: t1 has 2 face-down cards under 9H 8S 7H; t2 is empty; t3 is one face-up

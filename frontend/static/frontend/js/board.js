@@ -1,4 +1,4 @@
-// Draws RULES.md's State JSON (view form) as DOM: no rules here, only pictures and names.
+// Draws docs/rules.md's State JSON (view form) as DOM: no rules here, only pictures and names.
 import { el } from "./api.js";
 
 const RANKS = { A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
@@ -9,6 +9,17 @@ const RANK_TEXT = { T: "10" };
 export function cardName(card) {
   if (!card) return "Face-down card";
   return `${RANKS[card[0]]} of ${SUITS[card[1]][0]}`;
+}
+
+// What a face-up card shows ("10♥"): the start of its accessible name, so that the name
+// holds the visible text (WCAG 2.5.3, "label in name": a voice user says what they see).
+export function cardText(card) {
+  return `${RANK_TEXT[card[0]] || card[0]}${SUITS[card[1]][1]}`;
+}
+
+// A face-up card's accessible name: what it shows, then its name ("10♥ Ten of hearts").
+export function cardLabel(card) {
+  return card ? `${cardText(card)} ${cardName(card)}` : cardName(card);
 }
 
 export function pileName(pile) {
@@ -26,7 +37,9 @@ export function cardFace(card, attrs) {
   return el("div", { class: `card up ${red ? "red" : "black"} suit-${name}`, ...attrs },
     el("span", { class: "corner", "aria-hidden": "true" }, el("b", { text: rank }), el("i", { text: symbol })),
     el("span", { class: "pip", "aria-hidden": "true", text: symbol }),
-    el("span", { class: "corner end", "aria-hidden": "true" }, el("b", { text: rank }), el("i", { text: symbol })));
+    // The second corner is drawn by CSS from its data: the card's text is "A♠" once, as its
+    // accessible name starts (a text shown twice would be a name the label does not match).
+    el("span", { class: "corner end", "aria-hidden": "true", "data-rank": rank, "data-suit": symbol }));
 }
 
 function focusAttrs(key, ui) {
@@ -67,7 +80,7 @@ export function renderBoard(container, view, ui) {
   view.cells.forEach((card, i) => {
     const pile = `c${i + 1}`;
     const node = el("div", { class: pileClass("cell", pile), "data-pile": pile, role: "button",
-      "aria-label": `${pileName(pile)}: ${card ? cardName(card) : "empty"}`, ...focusAttrs(`${pile}:`, ui) });
+      "aria-label": `${pileName(pile)}: ${card ? cardLabel(card) : "empty"}`, ...focusAttrs(`${pile}:`, ui) });
     if (card) {
       const face = cardFace(card, { "aria-hidden": "true", "data-pile": pile, "data-index": "0" });
       if (selected(pile, 0, 1)) face.classList.add("selected");
@@ -81,7 +94,7 @@ export function renderBoard(container, view, ui) {
     const pile = `f${i + 1}`;
     const topCard = cards.length ? cards[cards.length - 1] : null;
     const label = cards.length
-      ? `${pileName(pile)}: ${cards.length} cards${cards.length === 13 ? ", a complete run" : ""}, top ${cardName(topCard)}`
+      ? `${pileName(pile)}: ${cards.length} cards${cards.length === 13 ? ", a complete run" : ""}, top ${cardLabel(topCard)}`
       : `${pileName(pile)}: empty`;
     const node = el("div", { class: pileClass("foundation", pile), "data-pile": pile, role: "button",
       "aria-label": label, ...focusAttrs(`${pile}:`, ui) });
@@ -117,7 +130,7 @@ export function renderBoard(container, view, ui) {
       if (faceUp) {
         const extra = cards.length - index > 1 ? ` (with ${cards.length - index - 1} on it)` : "";
         node = cardFace(card, { ...attrs, role: "button",
-          "aria-label": `${cardName(card)}, ${pileName(pile).toLowerCase()}${extra}`,
+          "aria-label": `${cardLabel(card)}, ${pileName(pile).toLowerCase()}${extra}`,
           ...focusAttrs(`${pile}:${index}`, ui) });
         if (selected(pile, index, cards.length)) node.classList.add("selected");
         if (index === cards.length - 1 && flash.flip && flash.flip.has(pile)) node.classList.add("flip");
@@ -125,7 +138,7 @@ export function renderBoard(container, view, ui) {
         if (hinted(pile, index, cards.length)) node.classList.add("hint");
       } else if (ui.reveal && card) {
         node = cardFace(card, { ...attrs, role: "img",
-          "aria-label": `${cardName(card)}, ${pileName(pile).toLowerCase()}, ${ui.revealNote || "face down at the start"}` });
+          "aria-label": `${cardLabel(card)}, ${pileName(pile).toLowerCase()}, ${ui.revealNote || "face down at the start"}` });
         node.classList.add("was-down");
       } else {
         node = cardFace(null, attrs);
@@ -145,7 +158,7 @@ export function topRowPiles(view) {
 export function renderCardRow(container, cards, label) {
   const row = el("ol", { class: "card-row", "aria-label": label });
   cards.forEach((card, i) => {
-    row.append(el("li", { class: "pile" }, cardFace(card, { role: "img", "aria-label": `${i + 1}: ${cardName(card)}` })));
+    row.append(el("li", { class: "pile" }, cardFace(card, { role: "img", "aria-label": `${i + 1}: ${cardLabel(card)}` })));
   });
   container.replaceChildren(row);
 }

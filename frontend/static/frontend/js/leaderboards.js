@@ -54,7 +54,10 @@ async function loadDay() {
   document.title = `Leaderboard ${name} ${c.date} · Astrocyte Daily`;
   $("ranking-caption").textContent = `Ranking of ${name}, ${c.date}`;
   const links = [el("a", { href: `/play/${c.id}/`, text: closed ? "The board" : "Play it" })];
-  if (closed) links.push(" · ", el("a", { href: `/challenges/${c.id}/replays/`, text: "Replays and the solution" }));
+  if (closed) {
+    links.push(" · ", el("a", { href: `/challenges/${c.id}/replays/`, text: "Replays and the solution" }),
+      " · ", el("a", { href: `/archive/${c.id}/`, text: "Play it again (practice)" }));
+  }
   $("board-links").replaceChildren(...links);
   $("counts").textContent = `${data.counts.finished} finished · ${data.counts.playing} playing now`;
   head("#", "Player", "Score", "Result", "Time", "Actions", "Replay");

@@ -73,15 +73,13 @@ export class PlayingSet {
       if (message.voided) this.rows.delete(message.voided.attempt_id);
       this.counted = message.counts.playing;
     } else if (message.type === "progress") {
-      const row = message.player;
-      const known = this.rows.has(row.attempt_id);
-      if (row.finished) {
-        if (known) this.rows.delete(row.attempt_id);
-        this.counted = Math.max(0, this.counted - 1);
-      } else {
-        if (!known) this.counted += 1;
-        this.rows.set(row.attempt_id, row);
+      // One push per window: every player whose progress changed (the latest row each)
+      // and the counts as they stand, whichever of board and progress came first.
+      for (const row of message.players) {
+        if (row.finished) this.rows.delete(row.attempt_id);
+        else this.rows.set(row.attempt_id, row);
       }
+      this.counted = message.counts.playing;
     }
   }
 

@@ -8,11 +8,13 @@ import { api, errorCode, errorMessage, me, VARIANT_NAMES } from "./api.js";
 import { connectLive } from "./live.js";
 import { createGame, sleep } from "./play/game.js";
 import { attachBoardInput, attachShortcutKeys } from "./play/input.js";
-import { hintMark, hintText, liveStateText, renderLive } from "./play/panels.js";
+import { hintMark, hintText, liveStateText, renderBoardRows, renderLive } from "./play/panels.js";
 
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);
 const practice = root.dataset.mode === "practice";
+// The archive: a past daily's deal played again as practice, that day's board beside it.
+const archive = root.dataset.mode === "archive";
 const challengeId = practice ? null : Number(root.dataset.challenge);
 const game = createGame({ $, practice, challengeId });
 const { S, say } = game;
@@ -64,7 +66,7 @@ $("start").addEventListener("click", async () => {
   try {
     const answer = practice
       ? await api("POST", "practice/start/", $("variant").value ? { variant: $("variant").value } : {})
-      : await api("POST", `challenges/${challengeId}/start/`);
+      : await api("POST", `challenges/${challengeId}/${archive ? "practice" : "start"}/`);
     if (!answer.ok) {
       // The server's words, a 503 no_practice_deal included (api.js: a JSON 5xx is an answer).
       say(errorMessage(answer), "error");
@@ -73,9 +75,11 @@ $("start").addEventListener("click", async () => {
     }
     game.adoptAttempt(answer.data);
     button.hidden = true;
-    if (practice) {
+    if (practice || archive) {
       // The address names the attempt, so that a reload goes on with it.
       window.history.replaceState(null, "", `?attempt=${answer.data.id}`);
+    }
+    if (practice) {
       $("practice-setup").hidden = true;
       showTitle(answer.data.variant, "practice");
     }
@@ -222,6 +226,63 @@ async function loadDaily() {
   ready();
 }
 
+// The archive: a past day's deal (its day over: the server refuses any other), played again
+// as practice; that day's board (as it stands) beside it.
+async function loadArchive() {
+  let challengeAnswer;
+  try {
+    [challengeAnswer, { user: S.user }] = await Promise.all([api("GET", `challenges/${challengeId}/`), me()]);
+  } catch {
+    game.showBanner("No connection to the server: retrying…");
+    await sleep(2000);
+    return loadArchive();
+  }
+  game.hideBanner();
+  if (!challengeAnswer.ok) {
+    say(errorMessage(challengeAnswer), "error");
+    return;
+  }
+  S.challenge = challengeAnswer.data;
+  const c = S.challenge;
+  showTitle(c.variant, `${c.date} (archive)`);
+  loadDayBoard();
+  const link = $("replays-link");
+  link.href = c.open ? `/play/${challengeId}/` : `/challenges/${challengeId}/replays/`;
+  link.textContent = c.open ? "Play today's daily" : "Replays and the solution of this day";
+  link.hidden = false;
+  const wanted = Number(new URLSearchParams(window.location.search).get("attempt"));
+  if (c.open) {
+    say("This day is not over yet: it is played as the daily until midnight UTC.", "error");
+  } else if (!S.user) {
+    showSignIn();
+    say("Study the cards. Sign in to play this day's deal again.");
+  } else if (wanted) {
+    S.attempt = { id: wanted };
+    await game.reloadAttempt();
+    if (S.attempt.state && S.attempt.challenge_id === challengeId) {
+      say(S.attempt.over ? "This game is over." : "Welcome back: the game goes on where you left it.");
+    } else {
+      S.attempt = null;
+      $("start").hidden = false;
+    }
+  } else {
+    $("start").hidden = false;
+    say(`Play the ${c.date} deal again as practice: unranked, never on that day's board. The clock starts when you press Start.`);
+  }
+  ready();
+}
+
+async function loadDayBoard() {
+  try {
+    const answer = await api("GET", `leaderboards/challenges/${challengeId}/?limit=20`);
+    if (!answer.ok) return;
+    renderBoardRows($, answer.data.top, S.user, "Nobody finished that day.");
+    $("board-count").textContent = `${answer.data.counts.finished} finished that day.`;
+  } catch {
+    $("board-count").textContent = "The day's board could not be loaded.";
+  }
+}
+
 // A hook for tests and tools: the page's own client code, nothing more.
 window.astrocyte = {
   send: game.send,
@@ -229,4 +290,5 @@ window.astrocyte = {
 };
 
 if (practice) loadPractice();
+else if (archive) loadArchive();
 else loadDaily();

@@ -5,6 +5,7 @@ import { api, errorMessage, formatSeconds } from "../api.js";
 import { cardName, pileName, renderBoard } from "../board.js";
 import { PlayingSet } from "../live.js";
 import { postBatch, fetchAttempt } from "./actions.js";
+import { announcement } from "./announce.js";
 import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
@@ -18,6 +19,7 @@ export function createGame({ $, practice, challengeId }) {
   const board = $("board");
   const statusLine = $("status");
   const banner = $("banner");
+  const announcer = $("announcer");
 
   const S = {
     challenge: null,
@@ -30,6 +32,7 @@ export function createGame({ $, practice, challengeId }) {
     clockBase: 0, // server elapsed seconds at clockAt
     clockAt: 0,
     rank: null,
+    wouldRank: null, // an archive game's rank that day (GET leaderboards/attempts/<id>/would-rank/)
     flash: null,
     hint: null, // {src, dst, n, action}: the server's suggestion, drawn highlighted
     playing: new PlayingSet(),
@@ -51,6 +54,12 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   const hideBanner = () => { banner.hidden = true; };
+
+  // The live region (role="log"): one line per accepted batch, the last few kept.
+  function announce(text) {
+    announcer.append(Object.assign(document.createElement("p"), { textContent: text }));
+    while (announcer.childElementCount > 5) announcer.firstElementChild.remove();
+  }
 
   // --- drawing -------------------------------------------------------------------------
 
@@ -155,7 +164,9 @@ export function createGame({ $, practice, challengeId }) {
       });
       hideBanner();
       if (answer.ok) {
+        const before = S.attempt;
         applyAnswer(answer.data);
+        announce(announcement(before.state, actions, answer.data, before.runs_completed));
         accepted = true;
         say(S.flash.home.size ? `A run went home: ${answer.data.runs_completed} of 8.` : `Played ${actions.join(" ")}.`);
         if (answer.data.over) await reloadAttempt();
@@ -274,19 +285,32 @@ export function createGame({ $, practice, challengeId }) {
 
   let rankAsked = false;
   function showResult() {
-    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank });
-    if (!rankAsked && S.attempt.kind === "ranked") {
+    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank });
+    if (rankAsked) return;
+    if (S.attempt.kind === "ranked") {
       rankAsked = true;
-      fetchRank();
+      fetchUntil(`leaderboards/challenges/${challengeId}/`, (data) => {
+        if (!data.me) return false;
+        S.rank = data.me.rank;
+        return true;
+      });
+    } else if (S.attempt.challenge_id) {
+      // A past daily played again (the archive): where it would have ranked that day.
+      rankAsked = true;
+      fetchUntil(`leaderboards/attempts/${S.attempt.id}/would-rank/`, (data) => {
+        S.wouldRank = data;
+        return true;
+      });
     }
   }
 
-  async function fetchRank() {
+  // GET path until take(data) says it had what it wanted (a few tries, waiting longer each
+  // time: the board may not have the finished attempt yet), then show the result again.
+  async function fetchUntil(path, take) {
     for (let i = 0; i < 5; i += 1) {
       try {
-        const answer = await api("GET", `leaderboards/challenges/${challengeId}/`);
-        if (answer.ok && answer.data.me) {
-          S.rank = answer.data.me.rank;
+        const answer = await api("GET", path);
+        if (answer.ok && take(answer.data)) {
           showResult();
           return;
         }

@@ -1,4 +1,4 @@
-// RULES.md's action notation and the piles of a view, read only to know which of the
+// docs/rules.md's action notation and the piles of a view, read only to know which of the
 // server's listed actions start at a pile, where they go, and which cards a pick takes.
 // No rules here: whatever is posted, the server judges. Pure functions (unit-tested).
 import { cardName } from "../board.js";
@@ -61,5 +61,6 @@ export function pick(view, pile, index) {
 export function describeCards(view, pile, n) {
   const cards = pileCards(view, pile);
   const first = cards[cards.length - n];
-  return n > 1 ? `${cardName(first)} and the ${n - 1} cards on it` : cardName(first);
+  if (n === 2) return `${cardName(first)} and the card on it`;
+  return n > 2 ? `${cardName(first)} and the ${n - 1} cards on it` : cardName(first);
 }

@@ -16,15 +16,26 @@ export function outcomeText(attempt) {
 // The text to share: date, variant, outcome, actions, time, score, rank. Never a card.
 export function shareText(attempt, rank) {
   const variant = VARIANT_NAMES[attempt.variant] || attempt.variant;
+  if (attempt.kind === "practice") rank = null; // unranked, even a past daily's (the archive)
+  const day = attempt.kind === "practice" && attempt.date ? `archive ${attempt.date}` : attempt.date || "practice";
   const outcome = attempt.won ? "won ✅" : attempt.end_reason === "resigned" ? "resigned ❌" : "not won ❌";
-  return `Astrocyte Daily ${attempt.date || "practice"} · ${variant}\n` +
+  return `Astrocyte Daily ${day} · ${variant}\n` +
     `${outcome} · ${attempt.action_count} actions · ${formatSeconds(attempt.elapsed_seconds)} · score ${attempt.scoreTotal}` +
     (rank ? ` · rank ${rank}` : "");
 }
 
+// The rank row's value: the board's rank of a daily; for a game of the archive (practice of
+// a past daily: wouldRank, the server's answer) where it would have ranked that day.
+export function rankText(attempt, rank, wouldRank) {
+  if (attempt.kind === "ranked") return rank ?? "…";
+  if (!attempt.challenge_id) return "practice: unranked";
+  if (!wouldRank) return "…";
+  return wouldRank.rank ? `would have been ${wouldRank.rank} of ${wouldRank.of} that day` : "not ranked (no action)";
+}
+
 // The result's rows [name, value]: the score, its parts when the last answer's parts add
 // up to it, time, actions, rank.
-export function resultRows(attempt, scoreParts, rank) {
+export function resultRows(attempt, scoreParts, rank, wouldRank = null) {
   const rows = [["Score", attempt.scoreTotal]];
   if (scoreParts && scoreParts.total === attempt.scoreTotal) {
     rows.push(
@@ -38,19 +49,20 @@ export function resultRows(attempt, scoreParts, rank) {
   rows.push(
     ["Time played", formatSeconds(attempt.elapsed_seconds)],
     ["Actions played", attempt.action_count],
-    ["Rank", rank ?? (attempt.kind === "ranked" ? "…" : "practice: unranked")],
+    ["Rank", rankText(attempt, rank, wouldRank)],
   );
   return rows;
 }
 
-export function renderResult($, { attempt, scoreParts, rank }) {
+export function renderResult($, { attempt, scoreParts, rank, wouldRank }) {
   $("result").hidden = false;
   const list = el("dl", { class: "parts" });
-  for (const [name, value] of resultRows(attempt, scoreParts, rank)) {
+  for (const [name, value] of resultRows(attempt, scoreParts, rank, wouldRank)) {
     list.append(el("dt", { text: name }), el("dd", { text: String(value) }));
   }
   const ranked = attempt.kind === "ranked";
-  $("result-body").replaceChildren(el("p", { class: "outcome", text: outcomeText(attempt) }), list,
+  $("result-body").replaceChildren(el("p", { class: "outcome", text: outcomeText(attempt) }),
+    wouldRank ? el("p", { id: "would-rank", class: "would-rank", text: wouldRank.message }) : null, list,
     el("p", {}, el("a", { href: `/replay/${attempt.id}/`, text: "See the replay of this game" }),
       ranked ? " · " : null,
       ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null));
@@ -86,20 +98,25 @@ export function liveStateText(state, delay) {
   }[state];
 }
 
+// The rows of a day's board (the live panel's, or the archive's board of a past day).
+export function renderBoardRows($, top, user, empty) {
+  const body = $("leaderboard").tBodies[0];
+  body.replaceChildren(...top.map((row) => el("tr",
+    { class: user && row.username === user.username ? "me" : null },
+    el("td", { text: String(row.rank) }),
+    el("td", { text: row.username }),
+    el("td", { text: String(row.score) }),
+    el("td", { text: formatSeconds(row.elapsed_seconds) }),
+    el("td", { text: String(row.action_count) }))));
+  if (!top.length) body.append(el("tr", {}, el("td", { colspan: "5", text: empty })));
+}
+
 // Draw one live message (a snapshot, or a board or progress push; `playing` is the page's
 // PlayingSet, updated here). Returns the watcher's own rank when the message has it.
 export function renderLive($, message, { user, playing }) {
   let rank = null;
   if (message.type === "snapshot" || message.type === "board") {
-    const body = $("leaderboard").tBodies[0];
-    body.replaceChildren(...message.top.map((row) => el("tr",
-      { class: user && row.username === user.username ? "me" : null },
-      el("td", { text: String(row.rank) }),
-      el("td", { text: row.username }),
-      el("td", { text: String(row.score) }),
-      el("td", { text: formatSeconds(row.elapsed_seconds) }),
-      el("td", { text: String(row.action_count) }))));
-    if (!message.top.length) body.append(el("tr", {}, el("td", { colspan: "5", text: "Nobody has finished yet." })));
+    renderBoardRows($, message.top, user, "Nobody has finished yet.");
     if (message.me) {
       rank = message.me.rank;
       $("my-rank").textContent = `Your rank: ${message.me.rank} (score ${message.me.score})`;

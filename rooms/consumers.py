@@ -1,0 +1,95 @@
+"""The live room: ``ws/rooms/<code>/``.
+
+Only the server sends. On connect a ``room`` message (the room as ``GET rooms/<code>/``
+shows it to everyone: seats, ready marks, status, the start signal and the time limit on
+the server clock, each racer's progress); then ``room`` again after every change (a seat
+taken or left, a ready mark, the start, the end) and ``progress`` after every accepted
+batch of a racer's actions (counts only: cards home, runs completed, deals left, action
+count, finished or resigned; never a card). The client may only send
+``{"type": "ping"}`` (answered ``{"type": "pong"}``).
+
+Close codes: 4400 anything but a ping; 4404 no such room; 4503 live updates unavailable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from core import broadcast
+from rooms import selectors
+from rooms.errors import RoomNotFoundError
+
+log = logging.getLogger(__name__)
+
+CLOSE_BAD_MESSAGE = 4400
+CLOSE_NOT_FOUND = 4404
+CLOSE_UNAVAILABLE = 4503
+MAX_FRAME_CHARS = 256
+
+
+def snapshot(code: str) -> dict[str, Any] | None:
+    try:
+        return selectors.room_public(selectors.room_by_code(code))
+    except RoomNotFoundError:
+        return None
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    code: str
+    group_name: str
+    joined = False
+
+    async def connect(self) -> None:
+        self.code = str(self.scope["url_route"]["kwargs"]["code"])
+        self.group_name = selectors.group_name(self.code)
+        broadcast.register_consumer_loop()
+        await self.accept()
+        room = await database_sync_to_async(snapshot)(self.code)
+        if room is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        try:
+            # Join before the snapshot is sent, so that nothing committed after it is missed
+            # (a push may then repeat what the snapshot says: the client keeps the newest).
+            async with broadcast.group_calls_gate():
+                await self.channel_layer.group_add(self.group_name, self.channel_name)
+            self.joined = True
+        except Exception as error:
+            log.warning("watcher of room %s closed 4503: %r", self.code, error)
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        room = await database_sync_to_async(snapshot)(self.code) or room
+        await self.send(text_data=json.dumps(room))
+
+    async def disconnect(self, code: int) -> None:
+        if self.joined:
+            try:
+                async with broadcast.group_calls_gate():
+                    await self.channel_layer.group_discard(self.group_name, self.channel_name)
+            except Exception as error:  # the group entry expires on its own
+                log.warning("watcher of room %s not discarded: %r", self.code, error)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        message: Any = None
+        if text_data is not None and len(text_data) <= MAX_FRAME_CHARS:
+            try:
+                message = json.loads(text_data)
+            except (ValueError, RecursionError):
+                message = None
+        if isinstance(message, dict) and message == {"type": "ping"}:
+            await self.send(text_data='{"type": "pong"}')
+            return
+        await self.close(code=CLOSE_BAD_MESSAGE)
+
+    # --- group events, named after their type ---
+
+    async def room_update(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])
+
+    async def room_progress(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])

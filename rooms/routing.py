@@ -1,0 +1,9 @@
+"""WebSocket routes owned by the rooms app; config/routing.py collects them."""
+
+from django.urls import URLPattern, path
+
+from rooms.consumers import RoomConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+]
