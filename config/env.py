@@ -145,6 +145,11 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         60.0,
         "The solver's time limit per deal; past it the deal is 'unknown'.",
     ),
+    "SOLVER_IMPROVE_NODES": Variable(
+        250_000,
+        "Positions the solver may search for a shorter line once a deal is proven (the par), "
+        "within SOLVER_SECONDS; 0 keeps the first line.",
+    ),
     "SOLVER_MAX_MEMORY_MB": Variable(
         1024,
         "The solver's memory bound per deal, in MiB.",

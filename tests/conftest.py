@@ -25,6 +25,13 @@ from rest_framework.throttling import ScopedRateThrottle
 
 pytest_plugins = ["tests.celery_worker", "tests.clean_tree"]
 
+# The improve-par phase of a verification gets a small budget in tests (the default,
+# SOLVER_IMPROVE_NODES, gives it 30-60 s a deal): enough to run it, not to wait for it.
+# Set here for the workers the tests start (they inherit the environment) and by the
+# fixture below for this process, whose settings are read before this file.
+TEST_IMPROVE_NODES = 2_000
+os.environ.setdefault("SOLVER_IMPROVE_NODES", str(TEST_IMPROVE_NODES))
+
 SKIP_PREFIX = "needs "
 
 
@@ -129,6 +136,11 @@ GENEROUS_RATES = {
     "actions": "10000/min",
     "hints": "1000/min",
 }
+
+
+@pytest.fixture(autouse=True)
+def _small_improve_budget(settings: Any) -> None:
+    settings.SOLVER_IMPROVE_NODES = TEST_IMPROVE_NODES
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from typing import Any
 from games.engine import Board, Move, Variant, replay, replay_on
 
 from .heuristic import SPIDER, STAGED
+from .improve import improve as improve_line
 from .outcome import Status, StopReason
 from .search import ProgressCallback, SearchOutcome, best_first
 from .shorten import shorten
@@ -19,7 +20,7 @@ from .staged import staged_search
 
 # Bump when a change can alter a result (the line found, its length, the effort): difficulty
 # numbers are comparable only within one version.
-SOLVER_VERSION = 4
+SOLVER_VERSION = 5
 
 SOLVED = Status.SOLVED
 UNSOLVABLE = Status.UNSOLVABLE
@@ -42,6 +43,9 @@ class SolveResult:
     peak_memory_mb: float = 0.0
     reason: str = ""  # a StopReason, or empty
     raw_length: int = 0  # length of the line the search found, before shortening
+    proven_seconds: float = 0.0  # when the first winning line was found and shortened
+    first_par: int | None = None  # that line's length, before the improve phase
+    improve_nodes: int = 0  # positions the improve phase generated (not in ``nodes``)
 
     @property
     def solved(self) -> bool:
@@ -84,11 +88,15 @@ def solve(
     max_memory_mb: int = 1024,
     progress: ProgressCallback | None = None,
     progress_every: int = 50_000,
+    improve_nodes: int = 0,
 ) -> SolveResult:
     """Find a winning line from a board or a ``(variant, seed)`` deal, within the limits.
 
     ``solved`` only when the engine's checked replay of the line wins; ``unsolvable`` only
     when an unpruned search was exhausted; otherwise ``unknown`` (see ``reason``).
+    With ``improve_nodes``, up to that many positions (and the time left) go to finding a
+    shorter line once the deal is proven (``improve.py``): the pipeline's verification
+    wants it, a hint does not.
     """
     began = time.perf_counter()
     rss_before = _max_rss_mb()
@@ -100,8 +108,26 @@ def solve(
     status = outcome.status
     moves: list[Move] = outcome.moves
     raw_length = len(moves)
+    first_par: int | None = None
+    proven = 0.0
+    improve_used = 0
     if status == SOLVED:
         moves = shorten(start, moves, deadline)
+        first_par = len(moves)
+        proven = time.perf_counter() - began
+        budget = improve_nodes if max_nodes is None else min(improve_nodes, max_nodes)
+        if budget > 0:
+            better = improve_line(
+                start,
+                moves,
+                deadline=deadline,
+                max_nodes=budget,
+                memory_cap_bytes=cap,
+            )
+            improve_used = better.nodes
+            shorter = shorten(start, better.moves, deadline, thorough=True)
+            if _replays_to_win(start, shorter):
+                moves = shorter
         if not _replays_to_win(start, moves):
             status, moves = UNKNOWN, []
     memory = max(outcome.table_bytes / (1024 * 1024), _max_rss_mb() - rss_before)
@@ -113,6 +139,9 @@ def solve(
         peak_memory_mb=memory,
         reason=StopReason.BOOKKEEPING if status != outcome.status else outcome.reason,
         raw_length=raw_length,
+        proven_seconds=proven,
+        first_par=first_par,
+        improve_nodes=improve_used,
     )
 
 

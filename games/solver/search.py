@@ -271,8 +271,14 @@ def best_first(
     weights: Weights = SPIDER,
     expander: Expander | None = None,
     macros: bool = False,
+    move_cost: int = 0,
+    longest: int = -1,
 ) -> SearchOutcome:
-    """Search from ``start`` (not modified) until a win, exhaustion or a limit."""
+    """Search from ``start`` (not modified) until a win, exhaustion or a limit.
+
+    ``move_cost`` > 0 adds that much per move of the line to a position's rank (shorter
+    lines first); ``longest`` >= 0 drops every line of that many moves or more.
+    """
     if start.is_won:
         return SearchOutcome(Status.SOLVED, [], 0, 0, StopReason.ALREADY_WON)
     if expander is None:
@@ -281,6 +287,8 @@ def best_first(
     root_data = expander.root_data(start)
     open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]
     per_open = len(root_data) + OPEN_OVERHEAD
+    depths = [0]
+    bounded = longest >= 0
     trimmed = False
     expansions = 0
     next_progress = progress_every
@@ -315,9 +323,17 @@ def best_first(
         children, winner = expander.children(data)
         if winner is not None:
             line = lines.line_to(parent, winner)
-            return SearchOutcome(Status.SOLVED, line, expander.nodes, table_bytes(), StopReason.WON)
+            if not bounded or len(line) < longest:
+                return SearchOutcome(
+                    Status.SOLVED, line, expander.nodes, table_bytes(), StopReason.WON
+                )
         for penalty, move, child in children:
-            heappush(open_list, (penalty, -lines.add(parent, move), child))
+            depth = depths[parent] + (len(move.moves) if isinstance(move, Macro) else 1)
+            if bounded and depth >= longest:
+                trimmed = True
+                continue
+            depths.append(depth)
+            heappush(open_list, (penalty + move_cost * depth, -lines.add(parent, move), child))
         if max_nodes is not None and expander.nodes >= max_nodes:
             return SearchOutcome(
                 Status.UNKNOWN, [], expander.nodes, table_bytes(), StopReason.NODE_LIMIT

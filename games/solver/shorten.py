@@ -1,12 +1,18 @@
 """Making a winning line shorter, re-checking every candidate with the engine.
 
-Three passes, repeated while one of them helps and time remains:
+Passes, repeated while one of them helps and time remains:
 
 1. *Loops*: a position met twice (the engine's exact ``position_key``) means everything in
    between was a detour (a card moved and moved back); cut it.
 2. *Shortcuts*: when one legal move from position i reaches a position the line meets later
    at j > i + 1, the moves i..j-1 become that one move.
-3. *Deletions*: drop one move when the rest of the line is still legal and still wins
+   With ``thorough``, also two moves from i reaching j > i + 2 (a depth-2 re-search).
+   *Windows*: each window of 12 moves (20 with ``thorough``) re-searched for a shorter way
+   to exactly its last position (``window.py``).
+3. *Deletions by card*: drop one move and replay the rest by card identity
+   (``tracking.py``), so that a later move of the same cards starts from where they were:
+   a card parked on the way goes straight to its place.
+4. *Deletions*: drop one move when the rest of the line is still legal and still wins
    (checked with ``Board.refusal``, the engine's own check), e.g. a cell visit that achieves
    nothing.
 
@@ -20,6 +26,9 @@ from typing import Any
 
 from games.engine import Board, Move
 
+from .tracking import Tracked, describe_line, play_steps
+from .window import shorten_windows
+
 
 def _positions(start: Board, moves: list[Move]) -> list[tuple[Any, ...]]:
     board = start.copy()
@@ -30,7 +39,7 @@ def _positions(start: Board, moves: list[Move]) -> list[tuple[Any, ...]]:
     return keys
 
 
-def _wins(start: Board, moves: list[Move]) -> bool:
+def wins(start: Board, moves: list[Move]) -> bool:
     board = start.copy()
     for move in moves:
         if board.refusal(move) is not None:
@@ -96,14 +105,103 @@ def drop_useless(start: Board, moves: list[Move], deadline: float) -> list[Move]
     return result
 
 
-def shorten(start: Board, moves: list[Move], deadline: float) -> list[Move]:
-    """A winning line from ``start`` no longer than ``moves`` (which must win)."""
+# The improve phase's windows: longer, with more positions each (a few seconds a line).
+THOROUGH_WINDOWS = {"window": 20, "step": 10, "budget": 10_000}
+
+
+def shorten(
+    start: Board, moves: list[Move], deadline: float, *, thorough: bool = False
+) -> list[Move]:
+    """A winning line from ``start`` no longer than ``moves`` (which must win).
+
+    ``thorough`` adds the depth-2 re-search between positions (``two_move_shortcuts``)
+    and re-searches longer windows of the line (``window.py``), a few seconds on a 200-move
+    line: for the improve phase, not for hints.
+    """
     best = list(moves)
     while time.perf_counter() < deadline:
         candidate = cut_loops(start, best)
         candidate = take_shortcuts(start, candidate, deadline)
+        if thorough:
+            candidate = two_move_shortcuts(start, candidate, deadline)
+            candidate = shorten_windows(start, candidate, deadline, **THOROUGH_WINDOWS)
+        else:
+            candidate = shorten_windows(start, candidate, deadline)
+        candidate = drop_by_identity(start, candidate, deadline)
         candidate = drop_useless(start, candidate, deadline)
-        if len(candidate) >= len(best) or not _wins(start, candidate):
+        if len(candidate) >= len(best) or not wins(start, candidate):
             break
         best = candidate
     return best
+
+
+def drop_by_identity(start: Board, moves: list[Move], deadline: float) -> list[Move]:
+    """Drop one move at a time, replaying the rest by card identity (``tracking``): a card
+    moved twice (t1 to t3, later t3 to t7) can go straight to its second place, a cell visit
+    becomes a direct move, a group parked on the way goes where it was going."""
+    steps = describe_line(start, moves)
+    prefix = Tracked(start)
+    result: list[Move] = []
+    i = 0
+    while i < len(steps):
+        if time.perf_counter() < deadline:
+            trial = prefix.copy()
+            rest = play_steps(trial, steps[i + 1 :])
+            if rest is not None and trial.board.is_won:
+                steps = steps[:i] + steps[i + 1 : i + 1 + len(rest)]
+                continue
+        move = prefix.resolve(steps[i])
+        if move is None:  # cannot happen: steps[i] was played from this position before
+            return moves
+        prefix.push(move)
+        result.append(move)
+        i += 1
+    return result
+
+
+def _fast_key(board: Board) -> tuple[Any, ...]:
+    """Equal for equal positions of one line (same stock): cheaper than ``position_key``."""
+    return (
+        tuple(map(tuple, board._tab)),
+        tuple(board._down),
+        tuple(board._cells),
+        tuple(map(tuple, board._found)),
+        board._stock_pos,
+    )
+
+
+def two_move_shortcuts(start: Board, moves: list[Move], deadline: float) -> list[Move]:
+    """Where two legal moves from position i reach a position the line meets at j > i + 2,
+    the moves i..j-1 become those two (a bounded breadth-first re-search of depth 2
+    between positions of the line; depth 1 is ``take_shortcuts``)."""
+    board = start.copy()
+    keys = [_fast_key(board)]
+    for move in moves:
+        board.push(move)
+        keys.append(_fast_key(board))
+    last = {key: index for index, key in enumerate(keys)}
+    board = start.copy()
+    result: list[Move] = []
+    i = 0
+    while i < len(moves):
+        best_j, best_pair = i + 2, None
+        if time.perf_counter() < deadline and i + 3 <= len(moves):
+            for first in board.legal_moves():
+                board.push(first)
+                for second in board.legal_moves():
+                    board.push(second)
+                    j = last.get(_fast_key(board), -1)
+                    board.pop()
+                    if j > best_j:
+                        best_j, best_pair = j, (first, second)
+                board.pop()
+        if best_pair is None:
+            board.push(moves[i])
+            result.append(moves[i])
+            i += 1
+            continue
+        for move in best_pair:
+            board.push(move)
+            result.append(move)
+        i = best_j
+    return result

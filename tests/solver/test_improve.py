@@ -1,0 +1,167 @@
+"""Shorter pars: the improve phase and the new shortening passes keep a line that wins."""
+
+from __future__ import annotations
+
+import time
+
+from games.engine import Board, Move, replay
+from games.solver import solve, verify
+from games.solver.beam import beam_search
+from games.solver.heuristic import STAGED_STRICT
+from games.solver.shorten import drop_by_identity, two_move_shortcuts
+from games.solver.tracking import Tracked, describe_line, play_steps
+from games.solver.window import shorten_windows, shortest_between
+
+
+def _line(variant: str, seed: int) -> tuple[Board, list[Move]]:
+    result = solve((variant, seed), seconds=30)
+    assert result.status == "solved"
+    start = Board.deal(variant, seed)
+    return start, [Move.parse(text, start.variant) for text in result.moves]
+
+
+def _wins(variant: str, seed: int, moves: list[Move]) -> bool:
+    replayed = replay(variant, seed, [str(move) for move in moves])
+    return replayed.ok and replayed.won
+
+
+def test_the_improve_phase_finds_a_shorter_line_that_the_engine_replays() -> None:
+    # Spider 2 suits deal 10: 154 moves once proven, 141 after 20,000 positions of the phase
+    first = solve(("spider2", 10), seconds=60)
+    improved = solve(("spider2", 10), seconds=60, improve_nodes=20_000)
+    assert improved.status == "solved"
+    assert improved.first_par == first.par
+    assert improved.par is not None and first.par is not None
+    assert improved.par < first.par
+    assert 0 < improved.improve_nodes <= 20_000 + 1_000  # checked every few dozen expansions
+    assert verify("spider2", 10, improved.moves)
+
+
+def test_without_a_budget_there_is_no_improve_phase() -> None:
+    # what a hint gets: the first line, shortened, and nothing more
+    result = solve(("spider1", 9), seconds=30)
+    assert result.improve_nodes == 0
+    assert result.par == result.first_par
+
+
+def test_the_improve_phase_keeps_to_the_time_limit() -> None:
+    began = time.perf_counter()
+    result = solve(("astrocyte", 4), seconds=6, improve_nodes=10**9)
+    took = time.perf_counter() - began
+    assert result.status == "solved"
+    assert took < 6 + 1.5
+    assert result.par is not None and result.first_par is not None
+    assert result.par <= result.first_par
+    assert verify("astrocyte", 4, result.moves)
+
+
+def test_a_detour_inside_a_window_is_found_and_cut() -> None:
+    start, line = _line("spider1", 9)
+    # a move and its exact reverse, played after move 20
+    board = start.copy()
+    for move in line[:20]:
+        board.push(move)
+    detour: list[Move] = []
+    for move in board.legal_moves():
+        board.push(move)
+        back = Move(move.dst, move.src, move.count)
+        if move.src < 10 and move.dst < 10 and board.refusal(back) is None:
+            board.push(back)
+            if board.position_key() == _after(start, line[:20]).position_key():
+                detour = [move, back]
+                break
+            board.pop()
+        board.pop()
+    assert detour, "no reversible move at position 20"
+    padded = line[:20] + detour + line[20:]
+    assert _wins("spider1", 9, padded)
+    shorter = shorten_windows(start, padded, time.perf_counter() + 30)
+    assert len(shorter) <= len(line)
+    assert _wins("spider1", 9, shorter)
+
+
+def _after(start: Board, moves: list[Move]) -> Board:
+    board = start.copy(keep_history=False)
+    for move in moves:
+        board.push(move)
+    return board
+
+
+def test_the_window_search_reaches_exactly_the_target_in_fewer_moves() -> None:
+    start, line = _line("astrocyte", 4)
+    begin = _after(start, line[:30])
+    target = _after(start, line[:42])
+    assert all(move.src != -1 for move in line[30:42])  # no deal in the window
+    path = shortest_between(begin, target, 13, 50_000)
+    assert path is not None and len(path) <= 12
+    assert _after(begin, path).position_key() == target.position_key()
+    assert shortest_between(begin, target, 0, 50_000) is None  # nothing is shorter than 0
+
+
+def test_passes_never_lengthen_and_keep_the_win() -> None:
+    for variant, seed in (("spider2", 1), ("astrocyte", 9)):
+        start, line = _line(variant, seed)
+        deadline = time.perf_counter() + 60
+        for shortened in (
+            two_move_shortcuts(start, line, deadline),
+            drop_by_identity(start, line, deadline),
+            shorten_windows(start, line, deadline, window=20, step=10, budget=5_000),
+        ):
+            assert len(shortened) <= len(line)
+            assert _wins(variant, seed, shortened)
+
+
+def test_a_line_by_card_identity_replays_to_the_same_moves() -> None:
+    start, line = _line("spider2", 1)
+    steps = describe_line(start, line)
+    tracked = Tracked(start)
+    assert play_steps(tracked, steps) == line
+    assert tracked.board.is_won
+
+
+def test_dropping_a_parking_move_sends_the_card_straight_to_its_place() -> None:
+    # a group moved into an empty column and on to its place later: by card identity the
+    # second move starts from where the group was, so the parking move can go
+    start, line = _line("spider1", 9)
+    board = _after(start, [])
+    padded: list[Move] = []
+    inserted = False
+    for move in line:
+        if not inserted and move.src < 10 and move.dst < 10 and board._tab[move.dst]:
+            empty = next((j for j, column in enumerate(board._tab) if not column), None)
+            if empty is not None and move.count < len(board._tab[move.src]):
+                park = Move(move.src, empty, move.count)
+                padded += [park, Move(empty, move.dst, move.count)]
+                inserted = True
+                board.push(move)
+                continue
+        padded.append(move)
+        board.push(move)
+    assert inserted, "no move of a partial group while a column was empty"
+    assert _wins("spider1", 9, padded)
+    assert len(drop_by_identity(start, padded, time.perf_counter() + 30)) <= len(line)
+
+
+def test_the_beam_search_stays_under_its_bound() -> None:
+    start, line = _line("spider1", 2)
+    found, nodes = beam_search(
+        start,
+        width=50,
+        weights=STAGED_STRICT,
+        longest=len(line) + 40,
+        max_nodes=200_000,
+        deadline=time.perf_counter() + 60,
+    )
+    assert nodes > 0
+    if found is not None:
+        assert len(found) < len(line) + 40
+        assert _wins("spider1", 2, found)
+    none, _ = beam_search(
+        start,
+        width=50,
+        weights=STAGED_STRICT,
+        longest=10,
+        max_nodes=200_000,
+        deadline=time.perf_counter() + 60,
+    )
+    assert none is None  # no Spider deal is won in 10 moves
