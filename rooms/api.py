@@ -53,7 +53,7 @@ class RacerSerializer(serializers.Serializer[Any]):
 
 
 class ResultSerializer(serializers.Serializer[Any]):
-    place = serializers.IntegerField(help_text="Won first by time, then by score (RULES.md).")
+    place = serializers.IntegerField(help_text="Won first by time, then by score (docs/rules.md).")
     username = serializers.CharField()
     won = serializers.BooleanField()
     score = serializers.IntegerField(allow_null=True)
@@ -235,7 +235,7 @@ class RoomRevealApi(APIView):
         code = serializers.CharField()
         variant = serializers.CharField()
         cards_revealed = serializers.BooleanField(help_text="Always true: the deal is public.")
-        start_state = serializers.JSONField(help_text="RULES.md's State JSON, whole.")
+        start_state = serializers.JSONField(help_text="The State JSON of docs/rules.md, whole.")
         solution = serializers.ListField(child=serializers.CharField())
         results = ResultSerializer(many=True)
         racers = RacerLogSerializer(many=True)

@@ -124,7 +124,7 @@ def rooms_open(limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
 
 def finish_order_key(attempt: Attempt) -> tuple[Any, ...]:
     """Won first, by time; then by score (higher first), time, and the moment it ended
-    (RULES.md's ranking); last those who ended without an action (RULES.md ranks them not)."""
+    (docs/rules.md's ranking); last those who ended without an action (unranked there)."""
     elapsed = attempt.elapsed_seconds or 0.0
     ended = attempt.ended_at.timestamp() if attempt.ended_at else float("inf")
     if attempt.won:
