@@ -37,19 +37,41 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
         "An unranked attempt on a verified practice deal.",
         ("practice-start",),
     ),
+    "archive": (
+        "Past dailies (their day over) by month and variant, and playing one again as an "
+        "unranked practice attempt.",
+        ("archive-month", "archive-start"),
+    ),
     "attempts": (
         "Playing an attempt: the owner's view, action batches, resign, a practice hint, and "
         "a finished attempt position by position.",
         ("attempt-detail", "attempt-actions", "attempt-resign", "attempt-hint", "attempt-replay"),
     ),
     "leaderboards": (
-        "A challenge's board (won attempts first) and the all-time board of won dailies.",
-        ("leaderboard-challenge", "leaderboard-alltime"),
+        "A challenge's board (won attempts first), the all-time board of won dailies, and "
+        "where an archive attempt would have ranked on its day.",
+        ("leaderboard-challenge", "leaderboard-alltime", "leaderboard-would-rank"),
     ),
     "streaks": ("The longest current runs of daily wins.", ("leaderboard-streaks",)),
     "players": (
         "A player's statistics: played, won, scores, histograms, streaks.",
         ("leaderboard-player",),
+    ),
+    "leagues": (
+        "Private boards: create, join by invite code, rotate it, leave, remove a member, hand "
+        "over, delete; a league's day, all-time and streak boards.",
+        (
+            "leagues",
+            "leagues-join",
+            "leagues-detail",
+            "leagues-invite",
+            "leagues-leave",
+            "leagues-owner",
+            "leagues-member",
+            "leagues-board-challenge",
+            "leagues-alltime",
+            "leagues-streaks",
+        ),
     ),
     "rooms": (
         "Race rooms: the public rooms, open one, join, leave, ready, start, the room with "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -50,7 +51,11 @@ class ArchiveMonthApi(APIView):
     """One month of the archive: the variant's dailies whose day is over, oldest first."""
 
     class InputSerializer(serializers.Serializer[Any]):
-        variant = serializers.ChoiceField(choices=list(VARIANTS))
+        variant = serializers.ChoiceField(
+            choices=list(VARIANTS),
+            required=False,
+            help_text="Default: the first of the site's daily variants (DAILY_VARIANTS).",
+        )
         month = MonthField(required=False, help_text="YYYY-MM; default: the latest past daily's.")
 
         class Meta:
@@ -78,7 +83,7 @@ class ArchiveMonthApi(APIView):
     def get(self, request: Request) -> Response:
         query = self.InputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        variant = query.validated_data["variant"]
+        variant = query.validated_data.get("variant") or settings.DAILY_VARIANTS[0]
         month = query.validated_data.get("month") or latest_archive_month(variant)
         return Response(render(self.OutputSerializer, archive_month(variant, month)))
 

@@ -12,10 +12,12 @@ from config.api_root import site_routes
 GROUPS = [
     "challenges",
     "practice",
+    "archive",
     "attempts",
     "leaderboards",
     "streaks",
     "players",
+    "leagues",
     "rooms",
     "auth",
     "health",

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -165,11 +166,16 @@ def test_the_calendar_lists_the_days_that_are_over_month_by_month() -> None:
     assert client.get("/api/v1/archive/?variant=astrocyte").json()["days"] == []
 
 
+def test_the_calendar_without_a_query_is_the_first_daily_variant_s_latest_month() -> None:
+    response = client_for(make_player()).get("/api/v1/archive/")
+    assert response.status_code == 200
+    assert response.json()["variant"] == settings.DAILY_VARIANTS[0]
+
+
 @pytest.mark.parametrize(
     ("query", "field"),
     [
         ("variant=nope", "variant"),
-        ("", "variant"),
         (f"variant={QUICK_VARIANT}&month=2026-13", "month"),
         (f"variant={QUICK_VARIANT}&month=last", "month"),
     ],
