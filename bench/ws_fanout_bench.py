@@ -322,8 +322,8 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
     arrivals: dict[int, list[float]] = {aid: [] for aid in attempt_ids}
     client_cpu = 0.0
     for _ in clients:
-        _, some, cpu = report.get(timeout=300)
-        client_cpu += cpu
+        _, some, used = report.get(timeout=300)
+        client_cpu += used
         for aid, times in some.items():
             arrivals[aid] += times
     for process in clients:
@@ -342,6 +342,7 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
         "deliveries": len(latencies),
         "missing": missing,
         "errors": errors[:3],
+        "min_ms": pct_ms(latencies, 0.0),
         "p50_ms": pct_ms(latencies, 0.5),
         "p99_ms": pct_ms(latencies, 0.99),
         "max_ms": pct_ms(latencies, 1.0),

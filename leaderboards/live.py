@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 BOARD_WINDOW_SECONDS = 0.25
 # Progress rows of a window go out together: a watcher's messages do not grow with the
 # number of players (each push costs every watcher's socket a frame).
-PROGRESS_WINDOW_SECONDS = 1.0
+PROGRESS_WINDOW_SECONDS = 2.0
 WINDOW_SECONDS = {"board": BOARD_WINDOW_SECONDS, "progress": PROGRESS_WINDOW_SECONDS}
 # Safety expiry of a claimed window, should the process that claimed it die before flushing.
 CLAIM_EXPIRY_SECONDS = 5
