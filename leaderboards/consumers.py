@@ -32,6 +32,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
 from core.broadcast import group_calls_gate, register_consumer_loop
+from core.consumers import DirectDispatch
 from leaderboards import live
 from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 
@@ -48,7 +49,7 @@ LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 OWN_RANK_REFRESH_SECONDS = 5.0
 
 
-class ChallengeConsumer(AsyncJsonWebsocketConsumer):
+class ChallengeConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
     challenge_id: int
     group_name: str
     player_id: int | None

@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core import broadcast
+from core.consumers import DirectDispatch
 from rooms import selectors
 from rooms.errors import RoomNotFoundError
 
@@ -39,7 +40,7 @@ def snapshot(code: str) -> dict[str, Any] | None:
         return None
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
     code: str
     group_name: str
     joined = False

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
@@ -126,6 +127,24 @@ async def test_snapshot_has_top_counts_progress_and_no_card() -> None:
     assert (busy["username"], busy["runs_completed"], busy["action_count"]) == ("busy", 2, 77)
     assert busy["deals_left"] == 3 and busy["finished"] is False
     assert snapshot["me"] is None
+    await communicator.disconnect()
+
+
+async def test_a_board_reaches_watchers_while_the_sync_thread_is_busy() -> None:
+    """A pushed board goes to each watcher without a trip through the process's one
+    thread-sensitive executor (Channels' dispatch made one per watcher, so a fan-out waited
+    behind any slow database read of the process, and behind itself, watcher by watcher)."""
+    challenge = await db(make_challenge)()
+    playing = await db(make_attempt)(challenge, await db(make_player)("dana"), ended_at=None)
+    communicator, _ = await watch(challenge.pk)
+    await db(finish)(playing, score=300)
+
+    busy = asyncio.ensure_future(sync_to_async(time.sleep)(3.0))  # thread_sensitive
+    try:
+        board = await next_of(communicator, "board", timeout=2.0)
+    finally:
+        await busy
+    assert [row["username"] for row in board["top"]] == ["dana"]
     await communicator.disconnect()
 
 
