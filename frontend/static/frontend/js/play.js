@@ -215,21 +215,28 @@ async function loadPractice() {
   ready();
 }
 
-async function loadDaily() {
+// The challenge and the signed-in user (S.challenge, S.user), retried while the server
+// cannot be reached; false after saying why when the server refuses it.
+async function loadChallenge() {
   let challengeAnswer;
   try {
     [challengeAnswer, { user: S.user }] = await Promise.all([api("GET", `challenges/${challengeId}/`), me()]);
   } catch {
     game.showBanner("No connection to the server: retrying…");
     await sleep(2000);
-    return loadDaily();
+    return loadChallenge();
   }
   game.hideBanner();
   if (!challengeAnswer.ok) {
     say(errorMessage(challengeAnswer), "error");
-    return;
+    return false;
   }
   S.challenge = challengeAnswer.data;
+  return true;
+}
+
+async function loadDaily() {
+  if (!(await loadChallenge())) return;
   const c = S.challenge;
   showTitle(c.variant, c.date);
   if (c.my_attempt) {
@@ -254,20 +261,7 @@ async function loadDaily() {
 // The archive: a past day's deal (its day over: the server refuses any other), played again
 // as practice; that day's board (as it stands) beside it.
 async function loadArchive() {
-  let challengeAnswer;
-  try {
-    [challengeAnswer, { user: S.user }] = await Promise.all([api("GET", `challenges/${challengeId}/`), me()]);
-  } catch {
-    game.showBanner("No connection to the server: retrying…");
-    await sleep(2000);
-    return loadArchive();
-  }
-  game.hideBanner();
-  if (!challengeAnswer.ok) {
-    say(errorMessage(challengeAnswer), "error");
-    return;
-  }
-  S.challenge = challengeAnswer.data;
+  if (!(await loadChallenge())) return;
   const c = S.challenge;
   showTitle(c.variant, `${c.date} (archive)`);
   loadDayBoard();
