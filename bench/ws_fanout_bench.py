@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import api_load_bench as load
-from bench import prod_server
+from bench import prod_server, ws_light_client
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_S = 1.0
@@ -179,13 +179,53 @@ async def watch(
             await ready.put(repr(error))
 
 
+def watch_light(
+    url: str,
+    origin: str,
+    markers: dict[int, tuple[str, str]],
+    arrivals: dict[int, list[float]],
+    ready: asyncio.Queue[str | None],
+    sockets: list[Any],
+) -> asyncio.Task[None]:
+    """As ``watch``, with bench.ws_light_client (the arrival: when the frame's bytes were read)."""
+    marks = {aid: (inner.encode(), last.encode()) for aid, (inner, last) in markers.items()}
+    seen: set[int] = set()
+    reported = False
+
+    def on_text(payload: bytes, read_at: float) -> None:
+        nonlocal reported
+        if not reported:
+            reported = True
+            snapshot = payload.startswith(b'{"type": "snapshot"')
+            ready.put_nowait(None if snapshot else f"first: {payload[:80]!r}")
+        elif payload.startswith(b'{"type": "board"'):
+            for aid, (inner, last) in marks.items():
+                if aid not in seen and (inner in payload or last in payload):
+                    seen.add(aid)
+                    arrivals[aid].append(read_at)
+
+    def on_end(reason: str) -> None:
+        nonlocal reported
+        if not reported:
+            reported = True
+            ready.put_nowait(reason)
+
+    async def connect() -> None:
+        try:
+            sockets.append(await ws_light_client.open_watcher(url, origin, on_text, on_end))
+        except OSError as error:
+            on_end(repr(error))
+
+    return asyncio.create_task(connect())
+
+
 async def client(
     url: str,
     origin: str,
     count: int,
     attempt_ids: list[int],
     connects_per_s: float,
-    compression: str | None,
+    kind: str,
     report: Any,
     stop: EventType,
 ) -> None:
@@ -195,9 +235,12 @@ async def client(
     sockets: list[Any] = []
     tasks = []
     for _ in range(count):
-        tasks.append(
-            asyncio.create_task(watch(url, origin, markers, arrivals, ready, sockets, compression))
-        )
+        if kind == "light":
+            tasks.append(watch_light(url, origin, markers, arrivals, ready, sockets))
+        else:
+            compression = "deflate" if kind == "websockets-deflate" else None
+            watcher = watch(url, origin, markers, arrivals, ready, sockets, compression)
+            tasks.append(asyncio.create_task(watcher))
         await asyncio.sleep(1.0 / connects_per_s)
     errors = []
     for _ in range(count):
@@ -208,7 +251,9 @@ async def client(
     await asyncio.get_running_loop().run_in_executor(None, stop.wait)
     for ws in sockets:
         with contextlib.suppress(Exception):
-            await ws.close()
+            closed = ws.close()
+            if asyncio.iscoroutine(closed):
+                await closed
     await asyncio.gather(*tasks, return_exceptions=True)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     report.put(("done", arrivals, usage.ru_utime + usage.ru_stime))
@@ -217,7 +262,13 @@ async def client(
 def client_main(*args: Any) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    asyncio.run(client(*args))
+    kind = args[5]
+    if kind == "light":  # the lean instrument: uvloop too, as the server has
+        import uvloop
+
+        uvloop.run(client(*args))
+    else:
+        asyncio.run(client(*args))
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -293,11 +344,10 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
     for n in range(args.watchers % args.client_processes):
         shares[n] += 1
     per_client_rate = args.connects_per_s / args.client_processes
-    compression = None if args.no_compression else "deflate"
     clients = [
         context.Process(
             target=client_main,
-            args=(url, origin, share, attempt_ids, per_client_rate, compression, report, stop),
+            args=(url, origin, share, attempt_ids, per_client_rate, args.client, report, stop),
         )
         for share in shares
     ]
@@ -337,7 +387,7 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
         "connected": connected,
         "client_processes": args.client_processes,
         "server_workers": args.workers,
-        "compression": compression or "off",
+        "client": args.client,
         "rounds": args.rounds,
         "deliveries": len(latencies),
         "missing": missing,
@@ -375,7 +425,12 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     parser.add_argument(
-        "--no-compression", action="store_true", help="clients do not offer permessage-deflate"
+        "--client",
+        choices=["light", "websockets", "websockets-deflate"],
+        default="light",
+        help="the watchers' client: bench/ws_light_client.py (least client CPU), or the "
+        "websockets library without or with offering permessage-deflate (figures before "
+        "2026-12-01's second session: websockets-deflate, which the server declines)",
     )
     parser.add_argument("--json", type=Path, help="also write the result here")
     args = parser.parse_args()

@@ -54,7 +54,13 @@ class BoundedLoopLayer(RedisPubSubLoopLayer):
 
     async def _subscribe_to_channel(self, channel: str) -> None:
         self.channels[channel] = DropOldestQueue(maxsize=self.capacity)
-        await self._get_shard(channel).subscribe(channel)
+        try:
+            await self._get_shard(channel).subscribe(channel)
+        except BaseException:
+            # Redis is down: forget the queue (the base class keeps it, so every watcher
+            # that tried to connect during an outage would leave one behind).
+            self.channels.pop(channel, None)
+            raise
 
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):

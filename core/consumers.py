@@ -7,13 +7,39 @@ of one process made 2,500 hops, one after another through that one thread, befor
 last watcher's frame was written (docs/scaling.md). Our handlers touch the database only
 through ``database_sync_to_async``, which closes stale connections itself, so the hop
 buys nothing: dispatch calls the handler directly.
+
+``GroupMember``: the consumer's groups come through ``core.group_fanout`` (one
+subscription per group and process) instead of a channel of its own per socket. A group
+message is appended to the consumer's mailbox; one task at a time sends what it holds, in
+order, through the handler named after the message's type. The mailbox holds at most
+``MAILBOX_SIZE`` messages: a socket that stops reading loses its oldest ones (a newer
+board follows) and costs bounded memory.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import logging
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from core.eager_start import start_eagerly
+from core.group_fanout import local_groups
+
+log = logging.getLogger(__name__)
+
+MAILBOX_SIZE = 100
+# No channel of its own (Channels' get_channel_layer answers None for an alias it does not
+# know): group messages come through core.group_fanout.
+NO_CHANNEL_LAYER = "(none: group messages come through core.group_fanout)"
+CLOSE_UNAVAILABLE = 4503
+CLOSE_INTERNAL_ERROR = 1011
+# What a socket that went away raises when written to (uvicorn's ClientDisconnected is an
+# OSError; Channels' test communicator raises nothing).
+GONE = (OSError, ConnectionError)
 
 
 class DirectDispatch:
@@ -22,3 +48,83 @@ class DirectDispatch:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class GroupMember(DirectDispatch, AsyncWebsocketConsumer):
+    channel_layer_alias = NO_CHANNEL_LAYER
+
+    _joined: tuple[str, ...] = ()
+    _mailbox: collections.deque[dict[str, Any]] | None = None
+    _sending: asyncio.Task[None] | None = None
+    _closing: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.leave_groups()
+
+    async def join_groups(self, groups: list[str]) -> None:
+        """Join each group (raises, having joined none, if the layer cannot be reached)."""
+        fanout = local_groups()
+        try:
+            for group in groups:
+                await fanout.join(group, self)
+                self._joined += (group,)
+        except BaseException:
+            await self.leave_groups()
+            raise
+
+    async def leave_groups(self) -> None:
+        joined, self._joined = self._joined, ()
+        if self._sending is not None:
+            self._sending.cancel()
+        for group in joined:
+            await local_groups().leave(group, self)
+
+    # --- core.group_fanout.Member ---
+
+    def deliver(self, event: dict[str, Any]) -> None:
+        if self._mailbox is None:
+            self._mailbox = collections.deque(maxlen=MAILBOX_SIZE)
+        self._mailbox.append(event)
+        if self._sending is None:
+            # Sent now, in the fan-out's loop turn, unless the socket must wait for room.
+            self._sending = start_eagerly(self._send_mailbox())
+
+    def subscription_lost(self, error: BaseException) -> None:
+        self.log_unavailable(error)
+        self._joined = ()
+        self._closing = asyncio.create_task(self._close_quietly(CLOSE_UNAVAILABLE))
+
+    def log_unavailable(self, error: BaseException) -> None:
+        """One warning line: this socket is closed 4503 (live updates unavailable)."""
+        log.warning(
+            "socket %s closed %s, live updates unavailable: %r",
+            self.scope.get("path"),
+            CLOSE_UNAVAILABLE,
+            error,
+        )
+
+    # --- sending ---
+
+    async def _send_mailbox(self) -> None:
+        mailbox = self._mailbox
+        assert mailbox is not None
+        try:
+            while mailbox:
+                await self.dispatch(mailbox.popleft())
+        except GONE:
+            mailbox.clear()  # the client left; its disconnect ends the consumer
+        except Exception:
+            log.exception("socket %s: a group message failed; closing it", self.scope.get("path"))
+            mailbox.clear()
+            await self._close_quietly(CLOSE_INTERNAL_ERROR)
+        finally:
+            self._sending = None
+
+    async def _close_quietly(self, code: int) -> None:
+        try:
+            await self.close(code=code)
+        except Exception as error:  # gone already
+            log.debug("close %s not sent: %r", code, error)

@@ -19,8 +19,6 @@ an ASGI traceback.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -29,10 +27,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from redis.exceptions import RedisError
 
-from core.broadcast import group_calls_gate, register_consumer_loop
-from core.consumers import DirectDispatch
+from core.broadcast import register_consumer_loop
+from core.consumers import GroupMember
 from leaderboards import live
 from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 
@@ -43,47 +40,27 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503
 # The longest frame a client has reason to send ({"type": "ping"} with room to spare).
 MAX_FRAME_CHARS = 256
-# What a channel layer raises when Redis cannot be reached.
-LAYER_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 # A signed-in watcher outside the top has its own rank re-read at most this often.
 OWN_RANK_REFRESH_SECONDS = 5.0
 
 
-class ChallengeConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+class ChallengeConsumer(GroupMember, AsyncJsonWebsocketConsumer):
     challenge_id: int
     group_name: str
     player_id: int | None
     username: str | None
-    joined = False
     outage_logged = False
 
-    accepted = False
     counted_open = False  # in WEBSOCKETS_OPEN until the consumer ends
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
-            await self._serve(scope, receive, send)
+            await super().__call__(scope, receive, send)
         finally:
             if self.counted_open:  # the socket closes when the consumer ends, however
                 WEBSOCKETS_OPEN.dec()
 
-    async def _serve(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        except LAYER_ERRORS as error:
-            # Redis went away under this watcher: reading its channel failed, perhaps even
-            # before its handshake was handled. Accept it if need be, so that the client
-            # sees the code, then close.
-            self._log_outage(error)
-            with contextlib.suppress(Exception):  # the client may be gone already
-                if not self.accepted:
-                    message = await asyncio.wait_for(receive(), timeout=5)
-                    if message["type"] != "websocket.connect":
-                        return
-                    await send({"type": "websocket.accept"})
-                await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
-
-    def _log_outage(self, error: BaseException) -> None:
+    def log_unavailable(self, error: BaseException) -> None:
         if not self.outage_logged:
             self.outage_logged = True
             log.warning(
@@ -103,7 +80,6 @@ class ChallengeConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
         self.own: dict[str, Any] | None = None
         register_consumer_loop()
         await self.accept()
-        self.accepted = True
         self.counted_open = True
         WEBSOCKETS_OPEN.inc()
         WEBSOCKETS_OPENED.inc()
@@ -112,14 +88,11 @@ class ChallengeConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
             return
         try:
             # Join before reading, so that nothing committed after the snapshot is missed.
-            for group in self.group_names():
-                async with group_calls_gate():
-                    await self.channel_layer.group_add(group, self.channel_name)
-                self.joined = True
+            await self.join_groups(self.group_names())
         except Exception as error:
-            self._log_outage(error)
+            self.log_unavailable(error)
             await self.close(code=CLOSE_UNAVAILABLE)
-            raise StopConsumer from None  # done: reading the channel would fail the same way
+            raise StopConsumer from None  # done: there is nothing to serve
         snapshot = await database_sync_to_async(self.read_snapshot)()
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -144,13 +117,7 @@ class ChallengeConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
         """The client pinged: it is still watching."""
 
     async def disconnect(self, code: int) -> None:
-        if self.joined:
-            try:
-                for group in self.group_names():
-                    async with group_calls_gate():
-                        await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception as error:  # the group entry expires on its own
-                log.warning("watcher of challenge %s not discarded: %r", self.challenge_id, error)
+        await self.leave_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message: Any = None

@@ -18,10 +18,9 @@ import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core import broadcast
-from core.consumers import DirectDispatch
+from core.consumers import GroupMember
 from rooms import selectors
 from rooms.errors import RoomNotFoundError
 
@@ -40,10 +39,9 @@ def snapshot(code: str) -> dict[str, Any] | None:
         return None
 
 
-class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class RoomConsumer(GroupMember):
     code: str
     group_name: str
-    joined = False
 
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -57,9 +55,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         try:
             # Join before the snapshot is sent, so that nothing committed after it is missed
             # (a push may then repeat what the snapshot says: the client keeps the newest).
-            async with broadcast.group_calls_gate():
-                await self.channel_layer.group_add(self.group_name, self.channel_name)
-            self.joined = True
+            await self.join_groups([self.group_name])
         except Exception as error:
             log.warning("watcher of room %s closed 4503: %r", self.code, error)
             await self.close(code=CLOSE_UNAVAILABLE)
@@ -68,12 +64,7 @@ class RoomConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(room))
 
     async def disconnect(self, code: int) -> None:
-        if self.joined:
-            try:
-                async with broadcast.group_calls_gate():
-                    await self.channel_layer.group_discard(self.group_name, self.channel_name)
-            except Exception as error:  # the group entry expires on its own
-                log.warning("watcher of room %s not discarded: %r", self.code, error)
+        await self.leave_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message: Any = None

@@ -1,0 +1,102 @@
+"""Group messages are fanned out inside the process (core.group_fanout, core.consumers).
+
+Redis' work for a board must not grow with the number of watchers, and one socket that
+stops reading must neither delay the others nor hold more than its mailbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import redis.asyncio as redis
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from core.consumers import MAILBOX_SIZE, GroupMember
+from core.group_fanout import local_groups
+from tests.factories import make_challenge, make_player
+from tests.leaderboards.conftest import finish, make_attempt
+from tests.leaderboards.test_live import _no_connection_left_in_the_sync_thread, db, next_of, watch
+
+__all__ = ["_no_connection_left_in_the_sync_thread"]
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def subscriptions(prefix: str) -> list[bytes]:
+    client = redis.from_url(settings.REDIS_URL)
+    try:
+        return list(await client.pubsub_channels(f"{prefix}*"))
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.redis
+async def test_a_process_subscribes_once_per_board_whatever_its_watchers() -> None:
+    challenge = await db(make_challenge)()
+    attempt = await db(make_attempt)(challenge, await db(make_player)("solo"), ended_at=None)
+    prefix = get_channel_layer().prefix
+    before = await subscriptions(prefix)
+
+    watchers = [(await watch(challenge.pk))[0] for _ in range(6)]
+    added = set(await subscriptions(prefix)) - set(before)
+    # The board's group and this process's channel in it: two, for six watchers (with a
+    # channel per socket it was seven).
+    assert len(added) == 2, added
+    await db(finish)(attempt, score=250)
+    for communicator in watchers:
+        board = await next_of(communicator, "board")
+        assert board["top"][0]["username"] == "solo"
+
+    for communicator in watchers:
+        await communicator.disconnect()
+    await asyncio.sleep(0.2)
+    assert set(await subscriptions(prefix)) - set(before) == set()
+    assert local_groups().member_count(f"challenge_{challenge.pk}") == 0
+
+
+class Recorder(GroupMember):
+    """A member whose socket takes a note per message; ``stuck`` holds its first send."""
+
+    def __init__(self, stuck: asyncio.Event | None = None) -> None:
+        super().__init__()
+        self.scope = {"path": "/test"}
+        self.stuck = stuck
+        self.got: list[int] = []
+
+    async def note(self, event: dict[str, Any]) -> None:
+        if self.stuck is not None and not self.stuck.is_set():
+            await self.stuck.wait()
+        self.got.append(event["n"])
+
+
+async def until(condition: Any, seconds: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+async def test_a_socket_that_stops_reading_delays_no_one_and_keeps_only_the_newest() -> None:
+    group = "fanout-test"
+    unstuck = asyncio.Event()
+    reading, stopped = Recorder(), Recorder(stuck=unstuck)
+    await reading.join_groups([group])
+    await stopped.join_groups([group])
+    sent = MAILBOX_SIZE + 50
+    try:
+        for n in range(sent):
+            await get_channel_layer().group_send(group, {"type": "note", "n": n})
+            await until(lambda n=n: len(reading.got) == n + 1)  # the reader is never held up
+        assert reading.got == list(range(sent))
+        assert stopped.got == []
+        unstuck.set()
+        # The first message was being sent when it stopped; of the rest, the newest ones.
+        await until(lambda: len(stopped.got) == 1 + MAILBOX_SIZE)
+        assert stopped.got == [0, *range(sent - MAILBOX_SIZE, sent)]
+    finally:
+        await reading.leave_groups()
+        await stopped.leave_groups()
+    assert local_groups().member_count(group) == 0
