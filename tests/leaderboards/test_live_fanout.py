@@ -25,8 +25,8 @@ __all__ = ["_no_connection_left_in_the_sync_thread"]
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-async def subscriptions(prefix: str) -> list[bytes]:
-    client = redis.from_url(settings.REDIS_URL)
+async def subscriptions(prefix: str) -> list[bytes | str]:
+    client = redis.from_url(str(settings.REDIS_URL))
     try:
         return list(await client.pubsub_channels(f"{prefix}*"))
     finally:
