@@ -157,8 +157,10 @@ if REDIS_URL:
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 # Pub/sub channels are server-wide: the URL's database number goes in here.
                 "prefix": prefix_for(REDIS_URL),
-                # Per channel (one per watcher), in the process: a client that stops reading
-                # fills only its own queue; past `capacity` its oldest messages are dropped.
+                # Per channel, in the process: the process's one channel per group
+                # (core/group_fanout.py), whose reader hands each message on at once; past
+                # `capacity` its oldest messages are dropped. Each socket's own mailbox is
+                # bounded the same way (core.consumers.MAILBOX_SIZE).
                 "capacity": 100,
             },
         }

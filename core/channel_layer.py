@@ -1,4 +1,4 @@
-"""The Redis channel layer: channels-redis' pub/sub layer, with a bounded queue per watcher.
+"""The Redis channel layer: channels-redis' pub/sub layer, with a bounded queue per channel.
 
 Why pub/sub: a live board goes to every watcher of a challenge. channels-redis' core layer
 writes one Redis entry per member of the group for every message (10,000 watchers, 10,000
@@ -9,9 +9,10 @@ per board is one PUBLISH and one delivery per web process, whatever the number o
 What it gives up (acceptable for live pushes, which are a convenience over data safe in
 PostgreSQL): a message published while a process is not subscribed is not kept for it, and
 there is no per-message expiry. The core layer's ``capacity`` is kept here: each
-consumer's queue in the process holds at most ``capacity`` messages; past it the oldest is
-dropped (a newer board follows), so a watcher that stops reading costs a bounded amount
-of memory and never delays anyone else.
+channel's queue in the process holds at most ``capacity`` messages; past it the oldest is
+dropped (a newer board follows). The watchers' sockets have no channel of their own: each
+process reads a group's messages through one channel and fans them out itself
+(core/group_fanout.py), each socket with its own bounded mailbox.
 
 Pub/sub channels belong to the whole Redis server, not to one of its numbered databases:
 ``prefix_for`` puts the database of ``REDIS_URL`` into the layer's prefix, so two
