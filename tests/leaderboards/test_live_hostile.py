@@ -11,9 +11,11 @@ import logging
 from typing import Any
 
 import pytest
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from core.channel_layer import PubSubChannelLayer
 from tests.dead_port import dead_port
 from tests.factories import make_challenge
 from tests.leaderboards.test_live import ORIGIN, _no_connection_left_in_the_sync_thread, db, watch
@@ -66,3 +68,7 @@ async def test_connecting_during_a_redis_outage_closes_4503_with_one_log_line(
             warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
             assert len(warnings) == 1, [r.getMessage() for r in warnings]
             assert "4503" in warnings[0].getMessage() and not warnings[0].exc_info
+        # Nothing is left behind by the refused connections (a queue each, before).
+        layer = get_channel_layer()
+        assert isinstance(layer, PubSubChannelLayer)
+        assert layer._get_layer().channels == {}
