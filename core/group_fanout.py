@@ -51,8 +51,10 @@ class Member(Protocol):
 @dataclass(eq=False)
 class _Subscription:
     group: str
-    ready: asyncio.Future[str]  # this process's channel in the group, once joined
     members: set[Member] = field(default_factory=set)
+    # Joining the group: a task of its own, so that a member cancelled while it waits (its
+    # client left during the handshake) does not cancel the others' subscription.
+    ready: asyncio.Task[str] | None = None  # result: this process's channel in the group
     reader: asyncio.Task[None] | None = None
 
 
@@ -69,39 +71,41 @@ class LocalGroups:
     async def join(self, group: str, member: Member) -> None:
         """Add ``member`` to ``group``; returns once the process hears the group (raises,
         with the member left out, if the layer cannot be reached)."""
-        found = self._groups.get(group)
-        if found is not None:
-            found.members.add(member)
-            try:
-                await asyncio.shield(found.ready)
-            except BaseException:
-                found.members.discard(member)
-                raise
-            return
-        subscription = _Subscription(group, asyncio.get_running_loop().create_future())
+        subscription = self._groups.get(group)
+        if subscription is None:
+            subscription = self._groups[group] = _Subscription(group)
+            subscription.ready = asyncio.create_task(self._open(subscription))
+            subscription.ready.add_done_callback(_retrieve)
         subscription.members.add(member)
-        self._groups[group] = subscription
+        assert subscription.ready is not None
         try:
-            channel = await self._subscribe(group)
-        except BaseException as error:
-            self._forget(subscription)
-            subscription.ready.set_exception(error)
-            subscription.ready.exception()  # retrieved: no "never retrieved" log if unawaited
+            await asyncio.shield(subscription.ready)
+        except BaseException:
+            subscription.members.discard(member)
             raise
-        subscription.ready.set_result(channel)
-        subscription.reader = asyncio.create_task(self._read(subscription, channel))
-        if not subscription.members:  # everyone left while the subscription was made
-            await self._drop(subscription)
 
     async def leave(self, group: str, member: Member) -> None:
         found = self._groups.get(group)
         if found is None or member not in found.members:
             return
         found.members.discard(member)
-        if not found.members and found.ready.done():
+        if not found.members and found.ready is not None and found.ready.done():
             await self._drop(found)
 
     # --- the subscription ---
+
+    async def _open(self, subscription: _Subscription) -> str:
+        try:
+            channel = await self._subscribe(subscription.group)
+        except BaseException:
+            self._forget(subscription)
+            raise
+        subscription.reader = asyncio.create_task(self._read(subscription, channel))
+        if not subscription.members:  # everyone left while the group was joined
+            self._forget(subscription)
+            subscription.reader.cancel()
+            await self._leave_group(subscription.group, channel)
+        return channel
 
     async def _subscribe(self, group: str) -> str:
         layer = get_channel_layer()
@@ -111,17 +115,20 @@ class LocalGroups:
         return channel
 
     async def _drop(self, subscription: _Subscription) -> None:
+        """Its last member left: stop reading and leave the group (if it was joined)."""
         self._forget(subscription)
         if subscription.reader is not None:
             subscription.reader.cancel()  # the pub/sub layer unsubscribes the channel then
-        if subscription.ready.exception() is None:
-            try:
-                async with group_calls_gate():
-                    await get_channel_layer().group_discard(
-                        subscription.group, subscription.ready.result()
-                    )
-            except Exception as error:  # the subscription ends with the process, however
-                log.warning("group %s not left: %r", subscription.group, error)
+        ready = subscription.ready
+        if ready is not None and not ready.cancelled() and ready.exception() is None:
+            await self._leave_group(subscription.group, ready.result())
+
+    async def _leave_group(self, group: str, channel: str) -> None:
+        try:
+            async with group_calls_gate():
+                await get_channel_layer().group_discard(group, channel)
+        except Exception as error:  # the subscription ends with the process, however
+            log.warning("group %s not left: %r", group, error)
 
     def _forget(self, subscription: _Subscription) -> None:
         if self._groups.get(subscription.group) is subscription:
@@ -144,6 +151,13 @@ class LocalGroups:
                 member.deliver(event)
                 if count % DELIVERIES_PER_TURN == 0:
                     await asyncio.sleep(0)  # let the process's requests in between
+
+
+def _retrieve(task: asyncio.Task[str]) -> None:
+    """A failed join that no member waits on any more logs nothing ("never retrieved"):
+    the members that waited have raised it already."""
+    if not task.cancelled():
+        task.exception()
 
 
 _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LocalGroups] = (

@@ -100,3 +100,20 @@ async def test_a_socket_that_stops_reading_delays_no_one_and_keeps_only_the_newe
         await reading.leave_groups()
         await stopped.leave_groups()
     assert local_groups().member_count(group) == 0
+
+
+async def test_a_watcher_gone_during_its_handshake_does_not_take_the_others_group() -> None:
+    group = "fanout-handshake"
+    first, second = Recorder(), Recorder()
+    joining = asyncio.create_task(first.join_groups([group]))
+    await asyncio.sleep(0)  # the first joiner has started the process's subscription
+    second_joining = asyncio.create_task(second.join_groups([group]))
+    joining.cancel()  # its client left
+    await asyncio.wait_for(second_joining, 5)
+    try:
+        await get_channel_layer().group_send(group, {"type": "note", "n": 7})
+        await until(lambda: second.got == [7])
+        assert first.got == [] and local_groups().member_count(group) == 1
+    finally:
+        await second.leave_groups()
+    assert local_groups().member_count(group) == 0
