@@ -429,8 +429,9 @@ def main() -> None:
         choices=["light", "websockets", "websockets-deflate"],
         default="light",
         help="the watchers' client: bench/ws_light_client.py (least client CPU), or the "
-        "websockets library without or with offering permessage-deflate (figures before "
-        "2026-12-01's second session: websockets-deflate, which the server declines)",
+        "websockets library without or with offering permessage-deflate (the client of "
+        "the figures measured before the light one: websockets-deflate; the server "
+        "declines it)",
     )
     parser.add_argument("--json", type=Path, help="also write the result here")
     args = parser.parse_args()
