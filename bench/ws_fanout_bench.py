@@ -11,7 +11,8 @@ tokens. Then it starts the production server (``scripts/dev.py run --prod``: uvi
 its default worker processes, or ``--workers``) and:
 
 1. opens ``--watchers`` WebSockets to ``/ws/challenges/<id>/`` from ``--client-processes``
-   client processes (the ``websockets`` client; file limits raised), each waiting for
+   client processes (``--client``: by default bench/ws_light_client.py, which takes the
+   least CPU from the server on the same cores; file limits raised), each waiting for
    every snapshot;
 2. reads the server's memory (PSS of every process of its process group, from
    ``/proc/<pid>/smaps_rollup``) before the watchers connect and after, idle: the memory
