@@ -140,6 +140,22 @@ def board_markers(attempt_ids: list[int]) -> dict[int, tuple[str, str]]:
     return {aid: (f'"attempt_id": {aid},', f'"attempt_id": {aid}}}') for aid in attempt_ids}
 
 
+def note_board(
+    text: str,
+    arrived: float,
+    markers: dict[int, tuple[str, str]],
+    seen: set[int],
+    arrivals: dict[int, list[float]],
+) -> None:
+    """A frame's arrival, for each attempt whose first board showing it this frame is."""
+    if not text.startswith('{"type": "board"'):
+        return
+    for aid, (inner, last) in markers.items():
+        if aid not in seen and (inner in text or last in text):
+            seen.add(aid)
+            arrivals[aid].append(arrived)
+
+
 async def watch(
     url: str,
     origin: str,
@@ -168,13 +184,8 @@ async def watch(
             reported = True
             await ready.put(None if first.get("type") == "snapshot" else f"first: {first}")
             async for raw in ws:
-                now = time.monotonic()
-                if not isinstance(raw, str) or not raw.startswith('{"type": "board"'):
-                    continue
-                for aid, (inner, last) in markers.items():
-                    if aid not in seen and (inner in raw or last in raw):
-                        seen.add(aid)
-                        arrivals[aid].append(now)
+                if isinstance(raw, str):
+                    note_board(raw, time.monotonic(), markers, seen, arrivals)
     except Exception as error:
         if not reported:
             await ready.put(repr(error))
@@ -189,7 +200,6 @@ def watch_light(
     sockets: list[Any],
 ) -> asyncio.Task[None]:
     """As ``watch``, with bench.ws_light_client (the arrival: when the frame's bytes were read)."""
-    marks = {aid: (inner.encode(), last.encode()) for aid, (inner, last) in markers.items()}
     seen: set[int] = set()
     reported = False
 
@@ -200,10 +210,7 @@ def watch_light(
             snapshot = payload.startswith(b'{"type": "snapshot"')
             ready.put_nowait(None if snapshot else f"first: {payload[:80]!r}")
         elif payload.startswith(b'{"type": "board"'):
-            for aid, (inner, last) in marks.items():
-                if aid not in seen and (inner in payload or last in payload):
-                    seen.add(aid)
-                    arrivals[aid].append(read_at)
+            note_board(payload.decode(), read_at, markers, seen, arrivals)
 
     def on_end(reason: str) -> None:
         nonlocal reported

@@ -39,7 +39,7 @@ CLOSE_UNAVAILABLE = 4503
 CLOSE_INTERNAL_ERROR = 1011
 # What a socket that went away raises when written to (uvicorn's ClientDisconnected is an
 # OSError; Channels' test communicator raises nothing).
-GONE = (OSError, ConnectionError)
+GONE = OSError
 
 
 class DirectDispatch:
@@ -93,8 +93,9 @@ class GroupMember(DirectDispatch, AsyncWebsocketConsumer):
             self._sending = start_eagerly(self._send_mailbox())
 
     def subscription_lost(self, error: BaseException) -> None:
+        # Its groups stay in ``_joined``: leaving them on disconnect takes this consumer out
+        # of the others (a league watcher has two), and the lost one is gone already.
         self.log_unavailable(error)
-        self._joined = ()
         self._closing = asyncio.create_task(self._close_quietly(CLOSE_UNAVAILABLE))
 
     def log_unavailable(self, error: BaseException) -> None:
