@@ -146,7 +146,7 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "The solver's time limit per deal; past it the deal is 'unknown'.",
     ),
     "SOLVER_IMPROVE_NODES": Variable(
-        250_000,
+        2_000_000,
         "Positions the solver may search for a shorter line once a deal is proven (the par), "
         "within SOLVER_SECONDS; 0 keeps the first line.",
     ),

@@ -40,8 +40,13 @@ def exact_tail(board: Board, foundations: bytes | None = None) -> bytes:
     """
     if foundations is None:
         foundations = exact_foundations(board)
-    deals_made = board._stock_pos // board.variant.columns
-    return bytes(board._cells) + foundations + bytes((deals_made,))
+    dealt = board._stock_pos // board.variant.columns
+    return bytes(board._cells) + foundations + bytes((dealt,))
+
+
+def deals_made(data: bytes) -> int:
+    """The deals made in a position from :func:`encode` (the tail's last byte)."""
+    return data[-1]
 
 
 def foundations_key(board: Board) -> bytes:
@@ -62,12 +67,12 @@ def canonical_key(board: Board, chunks: list[Chunk], foundations: bytes | None =
     """
     stock_left = board._stock_pos < len(board._stock)
     body = b"".join(chunks) if stock_left else b"".join(sorted(chunks))
-    deals_made = board._stock_pos // board.variant.columns
+    dealt = board._stock_pos // board.variant.columns
     if foundations is None:
         foundations = foundations_key(board)
     if board.variant.cells:
-        return body + bytes(sorted(board._cells)) + foundations + bytes((deals_made,))
-    return body + foundations + bytes((deals_made,))
+        return body + bytes(sorted(board._cells)) + foundations + bytes((dealt,))
+    return body + foundations + bytes((dealt,))
 
 
 def encode(chunks: list[Chunk], tail: bytes) -> bytes:
