@@ -123,6 +123,7 @@ def solve(
                 deadline=deadline,
                 max_nodes=budget,
                 memory_cap_bytes=cap,
+                beams_done=outcome.beam_widths,
             )
             improve_used = better.nodes
             shorter = shorten(start, better.moves, deadline, thorough=True)

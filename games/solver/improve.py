@@ -82,6 +82,7 @@ class _Improver:
         self.cap = cap
         self.result = Improved(list(moves))
         self.portfolio = PORTFOLIO_CELLS if start.variant.cells else PORTFOLIO
+        self.beams_done: tuple[int, ...] = ()
 
     def left(self) -> int | None:
         """Positions left in the budget; raises when the phase must stop."""
@@ -142,6 +143,8 @@ class _Improver:
         self.offer(outcome.moves, board, last)
 
     def beam(self, width: int, nodes: int) -> None:
+        if width in self.beams_done:
+            return  # the proof ran it: the same layers, so nothing shorter
         left = self.left()
         line, used = beam_search(
             self.start,
@@ -162,10 +165,13 @@ def improve(
     deadline: float,
     max_nodes: int,
     memory_cap_bytes: int,
+    beams_done: tuple[int, ...] = (),
 ) -> Improved:
     """A winning line from ``start`` no longer than ``moves`` (which must win), within
-    ``max_nodes`` positions and the deadline."""
+    ``max_nodes`` positions and the deadline. ``beams_done``: widths of the beam search
+    the proof already ran from ``start`` (they are not run again)."""
     improver = _Improver(start, moves, deadline, max_nodes, memory_cap_bytes)
+    improver.beams_done = beams_done
     if start._stock_pos >= len(start._stock) or not moves:
         return improver.result  # a stockless position: the staged search does not apply
     try:

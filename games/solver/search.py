@@ -66,6 +66,9 @@ class SearchOutcome:
     nodes: int
     table_bytes: int
     reason: StopReason
+    # widths of the beam searches by line length it ran to the end (``staged.PROVING_BEAM``):
+    # the improve phase need not run them again
+    beam_widths: tuple[int, ...] = ()
 
 
 Step = Move | Macro  # what makes a child: one move or a compound one

@@ -8,6 +8,7 @@ from games.engine import Board, Move, replay
 from games.solver import solve, verify
 from games.solver.beam import beam_search, best_per_deal_count
 from games.solver.shorten import drop_by_identity, two_move_shortcuts
+from games.solver.staged import BeamRound, staged_search
 from games.solver.tracking import Tracked, describe_line, play_steps
 from games.solver.window import shorten_windows, shortest_between
 
@@ -187,3 +188,17 @@ def test_the_beam_keeps_its_width_for_every_number_of_deals() -> None:
     layer = [entry(10 + k, k, 0) for k in range(5)] + [entry(50 + k, 10 + k, 1) for k in range(3)]
     kept = best_per_deal_count(layer, 2)
     assert kept == [entry(10, 0, 0), entry(11, 1, 0), entry(50, 10, 1), entry(51, 11, 1)]
+
+
+def test_the_proving_schedule_can_win_with_a_beam_round() -> None:
+    start = Board.deal("spider1", 2)
+    outcome = staged_search(
+        start,
+        deadline=time.perf_counter() + 60,
+        max_nodes=None,
+        memory_cap_bytes=500_000_000,
+        schedule=(BeamRound(50, 400_000),),
+    )
+    assert outcome.status == "solved"
+    assert outcome.beam_widths == (50,)  # the improve phase will not run it again
+    assert _wins("spider1", 2, outcome.moves)
