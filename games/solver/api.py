@@ -112,10 +112,12 @@ def solve(
     proven = 0.0
     improve_used = 0
     if status == SOLVED:
-        moves = shorten(start, moves, deadline)
+        budget = improve_nodes if max_nodes is None else min(improve_nodes, max_nodes)
+        # with an improve phase the line is shortened thoroughly at its end: here only the
+        # cheap passes, so that the deal is proven as soon as the search is done
+        moves = shorten(start, moves, deadline, quick=budget > 0)
         first_par = len(moves)
         proven = time.perf_counter() - began
-        budget = improve_nodes if max_nodes is None else min(improve_nodes, max_nodes)
         if budget > 0:
             better = improve_line(
                 start,

@@ -110,15 +110,25 @@ THOROUGH_WINDOWS = {"window": 20, "step": 10, "budget": 10_000}
 
 
 def shorten(
-    start: Board, moves: list[Move], deadline: float, *, thorough: bool = False
+    start: Board,
+    moves: list[Move],
+    deadline: float,
+    *,
+    thorough: bool = False,
+    quick: bool = False,
 ) -> list[Move]:
     """A winning line from ``start`` no longer than ``moves`` (which must win).
 
     ``thorough`` adds the depth-2 re-search between positions (``two_move_shortcuts``)
     and re-searches longer windows of the line (``window.py``), a few seconds on a 200-move
-    line: for the improve phase, not for hints.
+    line: for the improve phase, not for hints. ``quick`` only cuts loops and takes
+    one-move shortcuts (milliseconds): for a line the improve phase will replace or
+    shorten thoroughly anyway.
     """
     best = list(moves)
+    if quick:
+        candidate = take_shortcuts(start, cut_loops(start, best), deadline)
+        return candidate if len(candidate) < len(best) and wins(start, candidate) else best
     while time.perf_counter() < deadline:
         candidate = cut_loops(start, best)
         candidate = take_shortcuts(start, candidate, deadline)
