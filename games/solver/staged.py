@@ -17,8 +17,8 @@ plateau. Here the search works stage by stage (a stage is the play between two d
 Both kinds of search also take compound steps (``macros.py``: joins and digs) in the two-
 and four-suit variants. A round fails when no stage leaves a candidate or the final
 searches find nothing; the next round uses the next weighting of the portfolio, and after
-all of them a wider one (a larger beam, more nodes a stage). After the narrowest rounds the
-schedule holds one round of another kind, the beam search by line length (``beam.py``,
+all of them a wider one (a larger beam, more nodes a stage). After the two narrowest widths
+the schedule holds one round of another kind, the beam search by line length (``beam.py``,
 ``PROVING_BEAM``). Every budget is counted in positions,
 not seconds, so the result (line, nodes) is the same on every run unless the time limit
 stops the search. Only the time and memory limits stop it early.
@@ -113,10 +113,13 @@ class BeamRound:
     max_nodes: int
 
 
-# After the narrowest rounds (about 30,000-60,000 positions in all), before the wider ones:
-# the beam by line length wins deals that every narrow round loses (Spider 4 suits 21, which
-# no round won within 60 s, in 200,000 positions; 13 in 190,000 where the rounds took
-# 80,000 and 25 s), and its line is short. It can also lose every line (Spider 4 suits 12).
+# After the two narrowest widths (every weighting at 1,000 then 2,000 positions a stage:
+# about 60,000-120,000 positions in all), before the wider ones: the beam by line length
+# wins deals that every round loses (Spider 4 suits 21, which no round won within 60 s, in
+# 200,000 positions) and its line is short. Placed after the first width only, it ran on the
+# deals the second width wins in 40,000-90,000 positions and made their proofs 3-4 times
+# longer (Spider 4 suits p90 14.8 s against 7.8 s here). It can lose every line (Spider 4
+# suits 12).
 PROVING_BEAM = BeamRound(100, 1_000_000)
 
 
@@ -126,7 +129,8 @@ def _schedule(portfolio: tuple[Weights, ...]) -> tuple[Round | BeamRound, ...]:
         for beam, stage_nodes, final_nodes in WIDTHS
         for weights in portfolio
     ]
-    return (*rounds[: len(portfolio)], PROVING_BEAM, *rounds[len(portfolio) :])
+    narrow = 2 * len(portfolio)
+    return (*rounds[:narrow], PROVING_BEAM, *rounds[narrow:])
 
 
 SCHEDULE = _schedule(PORTFOLIO)
