@@ -157,7 +157,18 @@ def progress_logger(deal_id: int) -> ProgressCallback:
     """The solver's progress on ``deal_id`` as log lines (a worker's, or the start-up's)."""
 
     def progress(report: solver.Progress) -> None:
-        log.info("deal %s: solving, %s positions in %.0f s", deal_id, report.nodes, report.seconds)
+        if report.par is None:
+            log.info(
+                "deal %s: solving, %s positions in %.0f s", deal_id, report.nodes, report.seconds
+            )
+        else:
+            log.info(
+                "deal %s: proven; shortening the par (best line %s moves), %s positions in %.0f s",
+                deal_id,
+                report.par,
+                report.nodes,
+                report.seconds,
+            )
 
     return progress
 

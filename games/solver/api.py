@@ -126,6 +126,8 @@ def solve(
                 max_nodes=budget,
                 memory_cap_bytes=cap,
                 beams_done=outcome.beam_widths,
+                progress=progress,
+                progress_every=progress_every,
             )
             improve_used = better.nodes
             shorter = shorten(start, better.moves, deadline, thorough=True)

@@ -20,6 +20,7 @@ unless the deadline stops it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from games.engine import Board, Move
 
@@ -29,6 +30,9 @@ from .macros import Macro
 from .search import CHECK_EVERY, OPEN_OVERHEAD, Expander, Lines
 
 Entry = tuple[int, int, bytes]  # penalty, node, encoded position
+# Called every few dozen expansions with the positions generated and those waiting in later
+# layers (the caller decides when to report progress).
+Tick = Callable[[int, int], None]
 
 
 def beam_search(
@@ -40,6 +44,7 @@ def beam_search(
     deadline: float,
     weights: Weights = MOVES_LEFT,
     memory_cap_bytes: int | None = None,
+    tick: Tick | None = None,
 ) -> tuple[list[Move] | None, int]:
     """A winning line shorter than ``longest`` (or None) and the positions generated.
 
@@ -58,11 +63,14 @@ def beam_search(
             continue
         for _, node, data in best_per_deal_count(layer, width):
             expansions += 1
-            if expansions % CHECK_EVERY == 0 and (
-                time.perf_counter() >= deadline
-                or _too_big(expander, lines, layers, memory_cap_bytes)
-            ):
-                return None, expander.nodes
+            if expansions % CHECK_EVERY == 0:
+                waiting = sum(map(len, layers.values()))
+                if time.perf_counter() >= deadline or _too_big(
+                    expander, lines, waiting, memory_cap_bytes
+                ):
+                    return None, expander.nodes
+                if tick is not None:
+                    tick(expander.nodes, waiting)
             if expander.nodes >= max_nodes:
                 return None, expander.nodes
             children, winner = expander.children(data)
@@ -91,11 +99,8 @@ def best_per_deal_count(layer: list[Entry], width: int) -> list[Entry]:
     return kept
 
 
-def _too_big(
-    expander: Expander, lines: Lines, layers: dict[int, list[Entry]], cap: int | None
-) -> bool:
+def _too_big(expander: Expander, lines: Lines, waiting: int, cap: int | None) -> bool:
     if cap is None:
         return False
-    waiting = sum(map(len, layers.values()))
     used = len(expander.seen) * expander.per_seen + waiting * OPEN_OVERHEAD + 16 * len(lines)
     return used > cap

@@ -31,7 +31,7 @@ from games.engine.moves import DEAL_CODE
 
 from .beam import beam_search
 from .heuristic import ENDGAME
-from .search import best_first
+from .search import Progress, ProgressCallback, best_first
 from .shorten import shorten, wins
 from .staged import PORTFOLIO, PORTFOLIO_CELLS, Round, StagedSearch, Stopped
 
@@ -83,6 +83,22 @@ class _Improver:
         self.result = Improved(list(moves))
         self.portfolio = PORTFOLIO_CELLS if start.variant.cells else PORTFOLIO
         self.beams_done: tuple[int, ...] = ()
+        self.progress: ProgressCallback | None = None
+        self.progress_every = 1 << 62
+        self.next_progress = 0
+        self.began = time.perf_counter()
+
+    def tick(self, step_nodes: int, waiting: int) -> None:
+        """Progress (the phase's positions, the best line's length), once ``progress_every``
+        more positions were generated; ``step_nodes`` are the running search's."""
+        total = self.result.nodes + step_nodes
+        if self.progress is not None and total >= self.next_progress:
+            self.next_progress = total + self.progress_every
+            elapsed = time.perf_counter() - self.began
+            self.progress(Progress(total, elapsed, waiting, 0, len(self.result.moves)))
+
+    def relay(self, report: Progress) -> None:
+        self.tick(report.nodes, report.open_nodes)
 
     def left(self) -> int | None:
         """Positions left in the budget; raises when the phase must stop."""
@@ -110,8 +126,8 @@ class _Improver:
                 deadline=self.deadline,
                 max_nodes=self.left(),
                 memory_cap_bytes=self.cap,
-                progress=None,
-                progress_every=1 << 62,
+                progress=self.relay,
+                progress_every=self.progress_every,
             )
             search.longest = len(self.result.moves)
             try:
@@ -138,6 +154,8 @@ class _Improver:
             macros=len(self.start.variant.suits) > 1,
             move_cost=cost,
             longest=len(best) - last,
+            progress=self.relay,
+            progress_every=self.progress_every,
         )
         self.result.nodes += outcome.nodes
         self.offer(outcome.moves, board, last)
@@ -153,6 +171,7 @@ class _Improver:
             max_nodes=nodes if left is None else min(nodes, left),
             deadline=self.deadline,
             memory_cap_bytes=self.cap,
+            tick=self.tick,
         )
         self.result.nodes += used
         self.offer(line)
@@ -166,12 +185,19 @@ def improve(
     max_nodes: int,
     memory_cap_bytes: int,
     beams_done: tuple[int, ...] = (),
+    progress: ProgressCallback | None = None,
+    progress_every: int = 50_000,
 ) -> Improved:
     """A winning line from ``start`` no longer than ``moves`` (which must win), within
     ``max_nodes`` positions and the deadline. ``beams_done``: widths of the beam search
-    the proof already ran from ``start`` (they are not run again)."""
+    the proof already ran from ``start`` (they are not run again). ``progress`` gets the
+    phase's positions and the best line's length (``Progress.par``) about every
+    ``progress_every`` positions."""
     improver = _Improver(start, moves, deadline, max_nodes, memory_cap_bytes)
     improver.beams_done = beams_done
+    improver.progress = progress
+    improver.progress_every = progress_every
+    improver.next_progress = progress_every
     if start._stock_pos >= len(start._stock) or not moves:
         return improver.result  # a stockless position: the staged search does not apply
     try:

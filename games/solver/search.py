@@ -53,7 +53,10 @@ class Progress:
     nodes: int
     seconds: float
     open_nodes: int
-    best_home: int
+    best_home: int  # most cards home in a position seen (0 in the improve phase)
+    # set in the improve phase: the best line's length so far (``nodes`` then counts the
+    # phase's positions)
+    par: int | None = None
 
 
 ProgressCallback = Callable[[Progress], None]

@@ -204,6 +204,7 @@ class StagedSearch:
         left = spec.max_nodes
         if self.max_nodes is not None:
             left = min(left, self.max_nodes - self.total_nodes())
+        before = self.nodes
         line, used = beam_search(
             self.start,
             width=spec.width,
@@ -211,6 +212,7 @@ class StagedSearch:
             max_nodes=left,
             deadline=self.deadline,
             memory_cap_bytes=self.cap,
+            tick=lambda nodes, waiting: self.report(before + nodes, waiting),
         )
         self.nodes += used
         if line is None:
@@ -272,6 +274,10 @@ class StagedSearch:
         if self.max_nodes is not None and total >= self.max_nodes:
             raise Stopped(StopReason.NODE_LIMIT)
         self.best_home = max(self.best_home, expander.best_home)
+        self.report(total, open_entries)
+
+    def report(self, total: int, open_entries: int) -> None:
+        """Progress, once ``progress_every`` more positions were generated."""
         if self.progress is not None and total >= self.next_progress:
             self.next_progress = total + self.progress_every
             elapsed = time.perf_counter() - self.began

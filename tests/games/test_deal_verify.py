@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Deal
-from games.services.deals import deal_create, deal_verify
+from games.services.deals import deal_create, deal_verify, progress_logger
 from tests.games.conftest import QUICK_SEED, QUICK_SEEDS, QUICK_VARIANT
 
 pytestmark = pytest.mark.django_db
@@ -111,3 +111,19 @@ def test_no_seed_appears_in_the_log(caplog: pytest.LogCaptureFixture, quick_solv
     assert f"deal {deal.pk}" in text
     assert str(deal.seed_int) not in text
     assert deal.nonce not in text
+
+
+def test_the_log_shows_the_par_being_shortened_after_the_proof(
+    caplog: pytest.LogCaptureFixture, settings: pytest.FixtureRequest, quick_solver: None
+) -> None:
+    # an operator watching a worker sees the improve phase move on, not a silent minute
+    settings.SOLVER_IMPROVE_NODES = 120_000  # type: ignore[attr-defined]
+    caplog.set_level(logging.INFO)
+    deal = deal_create(variant="spider4", seed=QUICK_SEEDS["spider4"])
+    deal = deal_verify(deal_id=deal.pk, progress=progress_logger(deal.pk))
+    assert deal.status == Deal.Status.VERIFIED
+    lines = [r.getMessage() for r in caplog.records if "shortening the par" in r.getMessage()]
+    assert len(lines) >= 2
+    assert all(line.startswith(f"deal {deal.pk}: proven;") for line in lines)
+    bests = [int(line.split("best line ")[1].split(" ")[0]) for line in lines]
+    assert bests == sorted(bests, reverse=True) and bests[-1] >= (deal.par or 0)

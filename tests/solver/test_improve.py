@@ -7,6 +7,7 @@ import time
 from games.engine import Board, Move, replay
 from games.solver import solve, verify
 from games.solver.beam import beam_search, best_per_deal_count
+from games.solver.search import Progress
 from games.solver.shorten import drop_by_identity, two_move_shortcuts
 from games.solver.staged import BeamRound, staged_search
 from games.solver.tracking import Tracked, describe_line, play_steps
@@ -192,13 +193,37 @@ def test_the_beam_keeps_its_width_for_every_number_of_deals() -> None:
 
 def test_the_proving_schedule_can_win_with_a_beam_round() -> None:
     start = Board.deal("spider1", 2)
+    reports: list[Progress] = []
     outcome = staged_search(
         start,
         deadline=time.perf_counter() + 60,
         max_nodes=None,
         memory_cap_bytes=500_000_000,
         schedule=(BeamRound(50, 400_000),),
+        progress=reports.append,
+        progress_every=5_000,
     )
     assert outcome.status == "solved"
     assert outcome.beam_widths == (50,)  # the improve phase will not run it again
     assert _wins("spider1", 2, outcome.moves)
+    # a long beam round reports its progress like the staged rounds
+    nodes = [report.nodes for report in reports]
+    assert len(nodes) >= 2 and nodes == sorted(nodes) and nodes[-1] <= outcome.nodes
+    assert all(report.par is None for report in reports)
+
+
+def test_the_improve_phase_reports_the_best_line_as_it_shortens() -> None:
+    reports: list[Progress] = []
+    result = solve(
+        ("spider4", 6),
+        seconds=60,
+        improve_nodes=60_000,
+        progress=reports.append,
+        progress_every=10_000,
+    )
+    assert result.status == "solved" and result.par is not None and result.first_par
+    improving = [report for report in reports if report.par is not None]
+    assert len(improving) >= 3
+    assert [r.nodes for r in improving] == sorted(r.nodes for r in improving)
+    assert all(result.par <= r.par <= result.first_par for r in improving if r.par)
+    assert improving[-1].nodes <= result.improve_nodes
