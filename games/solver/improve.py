@@ -55,9 +55,9 @@ FALLBACK_STEPS: tuple[tuple[Any, ...], ...] = (
     ("staged", 1, 1, 2_000, 10_000),
     ("endgame", 3, 30_000),
 )
-# The beams generate up to about 1,500,000 positions on Astrocyte (twice the Spider 4 suits
-# figure): the pipeline gives the phase SOLVER_IMPROVE_NODES (2,000,000 by default) within
-# SOLVER_SECONDS.
+# The beams generate 1,100,000-2,000,000 positions on Astrocyte (about twice the Spider 4
+# suits figure): the pipeline gives the phase SOLVER_IMPROVE_NODES (2,000,000 by default)
+# within SOLVER_SECONDS.
 
 
 @dataclass(slots=True)

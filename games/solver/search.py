@@ -54,8 +54,8 @@ class Progress:
     seconds: float
     open_nodes: int
     best_home: int  # most cards home in a position seen (0 in the improve phase)
-    # set in the improve phase: the best line's length so far (``nodes`` then counts the
-    # phase's positions)
+    # set in the improve phase: the best line's length so far (``nodes`` and ``seconds``
+    # then count the phase's own)
     par: int | None = None
 
 

@@ -192,12 +192,14 @@ def test_difficulty_labels() -> None:
 
 
 def test_difficulty_labels_are_relative_to_the_variant() -> None:
-    # a typical solved Astrocyte deal: hard by the general scale, medium among Astrocyte deals
-    typical = SolveResult(Status.SOLVED, ["deal"] * 256, nodes=15_000)
-    assert difficulty(typical)[0] == "hard"
-    assert difficulty(typical, "astrocyte") == ("medium", difficulty(typical)[1])
+    # a typical solved Astrocyte deal (par 138, 15,000 positions): medium among Astrocyte
+    # deals, hard among Spider 1 suit deals, which take fewer moves and positions
+    typical = SolveResult(Status.SOLVED, ["deal"] * 138, nodes=15_000)
+    number = difficulty(typical)[1]
+    assert difficulty(typical, "astrocyte") == ("medium", number)
+    assert difficulty(typical, "spider1") == ("hard", number)
     assert (
-        difficulty(SolveResult(Status.SOLVED, ["deal"] * 120, nodes=1_000), "spider1")[0] == "easy"
+        difficulty(SolveResult(Status.SOLVED, ["deal"] * 89, nodes=1_000), "spider1")[0] == "easy"
     )
 
 
