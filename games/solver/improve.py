@@ -31,7 +31,7 @@ from games.engine.moves import DEAL_CODE
 
 from .beam import beam_search
 from .heuristic import ENDGAME
-from .search import Progress, ProgressCallback, best_first
+from .search import Progress, ProgressCallback, ProgressReporter, best_first
 from .shorten import shorten, wins
 from .staged import PORTFOLIO, PORTFOLIO_CELLS, Round, StagedSearch, Stopped
 
@@ -74,7 +74,14 @@ class _Budget(Exception):
 
 class _Improver:
     def __init__(
-        self, start: Board, moves: list[Move], deadline: float, max_nodes: int | None, cap: int
+        self,
+        start: Board,
+        moves: list[Move],
+        deadline: float,
+        max_nodes: int | None,
+        cap: int,
+        beams_done: tuple[int, ...],
+        reporter: ProgressReporter,
     ) -> None:
         self.start = start
         self.deadline = deadline
@@ -82,20 +89,13 @@ class _Improver:
         self.cap = cap
         self.result = Improved(list(moves))
         self.portfolio = PORTFOLIO_CELLS if start.variant.cells else PORTFOLIO
-        self.beams_done: tuple[int, ...] = ()
-        self.progress: ProgressCallback | None = None
-        self.progress_every = 1 << 62
-        self.next_progress = 0
-        self.began = time.perf_counter()
+        self.beams_done = beams_done
+        self.reporter = reporter
 
     def tick(self, step_nodes: int, waiting: int) -> None:
-        """Progress (the phase's positions, the best line's length), once ``progress_every``
-        more positions were generated; ``step_nodes`` are the running search's."""
-        total = self.result.nodes + step_nodes
-        if self.progress is not None and total >= self.next_progress:
-            self.next_progress = total + self.progress_every
-            elapsed = time.perf_counter() - self.began
-            self.progress(Progress(total, elapsed, waiting, 0, len(self.result.moves)))
+        """Progress: the phase's positions (``step_nodes`` are the running search's) and the
+        best line's length."""
+        self.reporter(self.result.nodes + step_nodes, waiting, 0, len(self.result.moves))
 
     def relay(self, report: Progress) -> None:
         self.tick(report.nodes, report.open_nodes)
@@ -127,7 +127,7 @@ class _Improver:
                 max_nodes=self.left(),
                 memory_cap_bytes=self.cap,
                 progress=self.relay,
-                progress_every=self.progress_every,
+                progress_every=self.reporter.every,
             )
             search.longest = len(self.result.moves)
             try:
@@ -155,7 +155,7 @@ class _Improver:
             move_cost=cost,
             longest=len(best) - last,
             progress=self.relay,
-            progress_every=self.progress_every,
+            progress_every=self.reporter.every,
         )
         self.result.nodes += outcome.nodes
         self.offer(outcome.moves, board, last)
@@ -193,11 +193,8 @@ def improve(
     the proof already ran from ``start`` (they are not run again). ``progress`` gets the
     phase's positions and the best line's length (``Progress.par``) about every
     ``progress_every`` positions."""
-    improver = _Improver(start, moves, deadline, max_nodes, memory_cap_bytes)
-    improver.beams_done = beams_done
-    improver.progress = progress
-    improver.progress_every = progress_every
-    improver.next_progress = progress_every
+    reporter = ProgressReporter(progress, progress_every)
+    improver = _Improver(start, moves, deadline, max_nodes, memory_cap_bytes, beams_done, reporter)
     if start._stock_pos >= len(start._stock) or not moves:
         return improver.result  # a stockless position: the staged search does not apply
     try:

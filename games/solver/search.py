@@ -62,6 +62,30 @@ class Progress:
 ProgressCallback = Callable[[Progress], None]
 
 
+class ProgressReporter:
+    """Calls ``progress`` once ``every`` more positions were generated (the searches call it
+    at each of their periodic checks); ``seconds`` count from its creation."""
+
+    __slots__ = ("began", "due", "every", "progress")
+
+    def __init__(self, progress: ProgressCallback | None, every: int) -> None:
+        self.progress = progress
+        self.every = every
+        self.due = every
+        self.began = time.perf_counter()
+
+    def __call__(self, nodes: int, open_nodes: int, best_home: int, par: int | None = None) -> None:
+        if self.progress is not None and nodes >= self.due:
+            self.due = nodes + self.every
+            self.emit(nodes, open_nodes, best_home, par)
+
+    def emit(self, nodes: int, open_nodes: int, best_home: int, par: int | None = None) -> None:
+        """Report now (a relay of a nested search's own, already spaced, reports)."""
+        if self.progress is not None:
+            elapsed = time.perf_counter() - self.began
+            self.progress(Progress(nodes, elapsed, open_nodes, best_home, par))
+
+
 @dataclass(slots=True)
 class SearchOutcome:
     status: Status
@@ -297,8 +321,7 @@ def best_first(
     bounded = longest >= 0
     trimmed = False
     expansions = 0
-    next_progress = progress_every
-    began = time.perf_counter()
+    report = ProgressReporter(progress, progress_every)
     heappush = heapq.heappush
     heappop = heapq.heappop
 
@@ -344,10 +367,8 @@ def best_first(
             return SearchOutcome(
                 Status.UNKNOWN, [], expander.nodes, table_bytes(), StopReason.NODE_LIMIT
             )
-        if progress is not None and expander.nodes >= next_progress:
-            next_progress = expander.nodes + progress_every
-            elapsed = time.perf_counter() - began
-            progress(Progress(expander.nodes, elapsed, len(open_list), expander.best_home))
+        if progress is not None:
+            report(expander.nodes, len(open_list), expander.best_home)
     if expander.pruned_unsafely or trimmed:
         reason = StopReason.PRUNED_EXHAUSTED
         return SearchOutcome(Status.UNKNOWN, [], expander.nodes, table_bytes(), reason)

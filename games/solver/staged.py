@@ -59,6 +59,7 @@ from .search import (
     Lines,
     Progress,
     ProgressCallback,
+    ProgressReporter,
     SearchOutcome,
     best_first,
 )
@@ -165,11 +166,8 @@ class StagedSearch:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.cap = memory_cap_bytes
-        self.progress = progress
-        self.progress_every = progress_every
-        self.next_progress = progress_every
+        self.reporter = ProgressReporter(progress, progress_every)
         self.weights = STAGED
-        self.began = time.perf_counter()
         self.nodes = 0  # finished rounds and final searches
         self.table_bytes = 0
         self.best_home = start._home
@@ -212,7 +210,7 @@ class StagedSearch:
             max_nodes=left,
             deadline=self.deadline,
             memory_cap_bytes=self.cap,
-            tick=lambda nodes, waiting: self.report(before + nodes, waiting),
+            tick=lambda nodes, waiting: self.reporter(before + nodes, waiting, self.best_home),
         )
         self.nodes += used
         if line is None:
@@ -274,14 +272,7 @@ class StagedSearch:
         if self.max_nodes is not None and total >= self.max_nodes:
             raise Stopped(StopReason.NODE_LIMIT)
         self.best_home = max(self.best_home, expander.best_home)
-        self.report(total, open_entries)
-
-    def report(self, total: int, open_entries: int) -> None:
-        """Progress, once ``progress_every`` more positions were generated."""
-        if self.progress is not None and total >= self.next_progress:
-            self.next_progress = total + self.progress_every
-            elapsed = time.perf_counter() - self.began
-            self.progress(Progress(total, elapsed, open_entries, self.best_home))
+        self.reporter(total, open_entries, self.best_home)
 
     def local(
         self, root: bytes, node_limit: int, keep: int, cost: int = 0, before: int = 0
@@ -343,24 +334,17 @@ class StagedSearch:
         nodes_before = self.nodes
 
         def relay(p: Progress) -> None:
-            if self.progress is not None:
-                elapsed = time.perf_counter() - self.began
-                self.progress(
-                    Progress(
-                        nodes_before + p.nodes,
-                        elapsed,
-                        p.open_nodes,
-                        max(self.best_home, p.best_home),
-                    )
-                )
+            self.reporter.emit(
+                nodes_before + p.nodes, p.open_nodes, max(self.best_home, p.best_home)
+            )
 
         outcome = best_first(
             board,
             deadline=self.deadline,
             max_nodes=limit,
             memory_cap_bytes=self.cap,
-            progress=relay if self.progress is not None else None,
-            progress_every=self.progress_every,
+            progress=relay if self.reporter.progress is not None else None,
+            progress_every=self.reporter.every,
             weights=weights,
             macros=_macros(self.start),
             move_cost=cost,
