@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from config import env
+from games.engine import native
 from games.solver import SOLVER_VERSION, difficulty, solve
 
 
@@ -70,6 +71,8 @@ def run_one(job: Job) -> dict[str, Any]:
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "difficulty": [label, number],
         "reason": result.reason,
+        # "compiled" (games/engine/native.py) or "python: why not"
+        "build": native.status(),
     }
 
 

@@ -12,6 +12,8 @@ Dockerfile installs it, nothing more), requirements-dev.lock the same pins plus 
 extra (tests, linters, type stubs). Every command first makes sure `.venv` exists and holds
 exactly requirements-dev.lock (installed with --require-hashes) plus the project itself in
 editable mode; a stamp file skips the install when neither lock nor pyproject.toml changed.
+`run`, `test` and `screenshots` then compile the engine's and the solver's hot modules
+(scripts/build_native.py, mypyc) when their sources changed since the last build.
 
 Standard library only: this script runs before anything is installed.
 """
@@ -22,6 +24,7 @@ import argparse
 import datetime as dt
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -35,6 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements.lock"  # runtime: the production image
 DEV_LOCK = ROOT / "requirements-dev.lock"  # runtime and the dev extra: this script's .venv
+# mypy (mypyc) and what it needs, pinned as in DEV_LOCK: the image's compile stage
+NATIVE_LOCK = ROOT / "requirements-native.lock"
+NATIVE_TOOLS = ("mypy", "mypy-extensions", "typing-extensions", "pathspec", "librt")
 PYPROJECT = ROOT / "pyproject.toml"
 STAMP = VENV / "astrocyte-install.stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
@@ -86,6 +92,14 @@ def ensure_installed() -> None:
     run([PYTHON, "-m", "pip", "install", "--no-deps", "-e", "."])
     STAMP.write_text(fingerprint + "\n")
     say("dependencies installed")
+
+
+def ensure_native() -> None:
+    """Compile the engine's and the solver's hot modules (mypyc, about 30 s) when their
+    sources changed since the last build; if it fails, the code runs as plain Python."""
+    build = subprocess.run([str(PYTHON), str(ROOT / "scripts" / "build_native.py")], cwd=ROOT)
+    if build.returncode != 0:
+        say("warning: no compiled build: the solver runs as plain Python, about 3 times slower")
 
 
 def manage(*args: str, env: dict[str, str] | None = None) -> None:
@@ -192,6 +206,7 @@ def prepare_metrics_dir(env: dict[str, str]) -> None:
 
 def command_run(args: argparse.Namespace) -> int:
     ensure_installed()
+    ensure_native()
     env = dict(os.environ)
     if args.prod:
         env["DEBUG"] = "false"
@@ -298,6 +313,7 @@ def check_browser(env: dict[str, str]) -> None:
 
 def command_test(pytest_args: list[str]) -> int:
     ensure_installed()
+    ensure_native()
     env = dict(os.environ)
     describe_services(env)
     check_browser(env)
@@ -317,6 +333,7 @@ def command_screenshots() -> int:
     """Run the browser tests that take the docs' screenshots, then copy them into
     docs/screenshots: a test run alone never touches the tree."""
     ensure_installed()
+    ensure_native()
     env = dict(os.environ)
     describe_services(env)
     check_browser(env)
@@ -396,7 +413,24 @@ def command_lock() -> int:
         say(f"wrote {DEV_LOCK}")
         LOCK.write_text(compile_lock(uv, LOCK, [], scratch, constraints=DEV_LOCK))
         say(f"wrote {LOCK}")
+    NATIVE_LOCK.write_text(native_lock(DEV_LOCK.read_text()))
+    say(f"wrote {NATIVE_LOCK}")
     return 0
+
+
+def native_lock(dev_lock: str) -> str:
+    """The entries of NATIVE_TOOLS in the dev lock's text, pins and hashes unchanged."""
+    entries = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", dev_lock)
+    kept = [
+        "".join(line + "\n" for line in entry.splitlines() if not line.lstrip().startswith("#"))
+        for entry in entries
+        if re.sub(r"[-_.]+", "-", entry.split("==", 1)[0]).lower() in NATIVE_TOOLS
+    ]
+    return (
+        "# mypy (mypyc) and its dependencies, pinned as in requirements-dev.lock, for the\n"
+        "# production image's compile stage (Dockerfile, scripts/build_native.py).\n"
+        "# Written by `python3.11 scripts/dev.py lock` from requirements-dev.lock.\n"
+    ) + "".join(kept)
 
 
 def main(argv: list[str]) -> int:

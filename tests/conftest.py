@@ -6,6 +6,7 @@ Tests that need a real service carry a marker:
     @pytest.mark.redis      needs REDIS_URL
     @pytest.mark.celery     starts a real worker (tests/celery_worker.py); needs REDIS_URL
     @pytest.mark.browser    needs a headless Chromium on PATH
+    @pytest.mark.native     needs the compiled build, current (games/engine/native.py)
 
 Without the service such a test is skipped with a reason ("needs PostgreSQL: set
 DATABASE_URL=…"), and the run ends with a summary listing every one of them. With
@@ -51,6 +52,12 @@ def _browser_available() -> bool:
     return any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome"))
 
 
+def _native_available() -> bool:
+    from games.engine import native
+
+    return native.status() == "compiled"
+
+
 SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
     "postgres": (
         _postgres_available,
@@ -65,6 +72,11 @@ SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
     "caddy": (
         lambda: shutil.which("caddy") is not None,
         "needs Caddy (the compose stack's proxy): install Debian's caddy",
+    ),
+    "native": (
+        _native_available,
+        "needs the compiled build of the engine and solver: python scripts/build_native.py "
+        "(mypy and a C compiler; scripts/dev.py test runs it)",
     ),
     "compose": (
         lambda: shutil.which("docker-compose") is not None,

@@ -1,7 +1,12 @@
-"""The rules of Astrocyte Solitaire and Spider (1, 2, 4 suits): pure Python, no Django.
+"""The rules of Astrocyte Solitaire and Spider (1, 2, 4 suits): Python, no Django.
 
-docs/rules.md (format version 1) is the contract this package implements.
+docs/rules.md (format version 1) is the contract this package implements. The hot modules
+run compiled when the build is current (``native.py``); the source is the same.
 """
+
+from . import native
+
+native.enable(__name__, __path__)  # the compiled build of the hot modules, when current
 
 from .board import Board, Played
 from .deal import MAX_SEED, check_seed, shuffled_pack, splitmix64

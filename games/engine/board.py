@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import ACE, CODE_TO_TEXT, KING, RANK_MASK
-from .deal import deal_layout
+from .deal import check_seed, deal_layout
 from .errors import IllegalMoveError
 from .moves import CELL, DEAL, DEAL_CODE, FOUNDATION, TRANSFERS, UNDO, UNDO_CODE, Move, pile_name
 from .variants import Variant, get_variant
@@ -103,11 +103,12 @@ class Board:
         ]
 
     @classmethod
-    def deal(cls, variant: Variant | str, seed: int) -> Board:
-        """The starting position of ``(variant, seed)`` (docs/rules.md, "Dealing from a seed")."""
+    def deal(cls, variant: Variant | str, seed: object) -> Board:
+        """The starting position of ``(variant, seed)`` (docs/rules.md, "Dealing from a seed");
+        ``ValueError`` for a seed that is not an integer in range."""
         if isinstance(variant, str):
             variant = get_variant(variant)
-        columns, stock = deal_layout(variant, seed)
+        columns, stock = deal_layout(variant, check_seed(seed))
         return cls(
             variant,
             columns,
@@ -166,17 +167,17 @@ class Board:
     def copy(self, *, keep_history: bool = True) -> Board:
         """An independent board in the same position; without its history (nothing to
         undo) when ``keep_history`` is false, as a search from this position wants."""
-        board = Board.__new__(Board)
-        board.variant = self.variant
-        board._tab = [col[:] for col in self._tab]
-        board._down = self._down[:]
-        board._run = self._run[:]
-        board._cells = self._cells[:]
-        board._found = [f[:] for f in self._found]
-        board._stock = self._stock
-        board._stock_pos = self._stock_pos
-        board._home = self._home
-        board._stack = self._stack[:] if keep_history else []
+        board = Board(
+            self.variant,
+            [col[:] for col in self._tab],
+            self._down[:],
+            self._cells[:],
+            [f[:] for f in self._found],
+            self._stock,
+            self._stock_pos,
+        )
+        if keep_history:
+            board._stack = self._stack[:]
         return board
 
     def __repr__(self) -> str:

@@ -24,7 +24,7 @@ def splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
-def check_seed(seed: int) -> int:
+def check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"a seed is an integer, not {seed!r}")
     if not 0 <= seed <= MAX_SEED:

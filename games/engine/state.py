@@ -39,7 +39,7 @@ def board_from_state(state: dict[str, Any]) -> Board:
     if not isinstance(state, dict):
         raise StateError("a state is a JSON object")
     try:
-        variant = get_variant(state.get("variant"))  # type: ignore[arg-type]
+        variant = get_variant(state.get("variant"))
     except ValueError as exc:
         raise StateError(f"variant: {exc}") from None
     tableau = [_cards(col, f"tableau[{i}]") for i, col in enumerate(_list(state, "tableau"))]

@@ -41,10 +41,10 @@ for _v in VARIANTS.values():
     assert sum(_v.deal_counts) + _v.stock_size == 104, _v
 
 
-def get_variant(name: str) -> Variant:
+def get_variant(name: object) -> Variant:
     """The variant called ``name``; ``ValueError`` naming the known ones otherwise."""
-    try:
-        return VARIANTS[name]
-    except (KeyError, TypeError):
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
         known = ", ".join(VARIANTS)
-        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
+        raise ValueError(f"unknown variant {name!r} (known: {known})")
+    return variant

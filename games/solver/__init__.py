@@ -1,8 +1,13 @@
-"""The solver: finds a winning line for a deal with full information (pure Python, no Django).
+"""The solver: finds a winning line for a deal with full information (Python, no Django).
 
 ``solve((variant, seed))`` or ``solve(board)`` returns a :class:`SolveResult`; a ``solved``
-line has been replayed to a win by the engine's checked path. See docs/solver.md.
+line has been replayed to a win by the engine's checked path. See docs/solver.md. Its hot
+modules run compiled when the build is current (``games.engine.native``).
 """
+
+from games.engine import native
+
+native.enable(__name__, __path__)
 
 from .api import (
     SOLVED,

@@ -19,11 +19,11 @@ unless the deadline stops it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from games.engine import Board, Move
 
+from .clock import now
 from .encoding import deals_made
 from .heuristic import MOVES_LEFT, Weights
 from .macros import Macro
@@ -65,9 +65,7 @@ def beam_search(
             expansions += 1
             if expansions % CHECK_EVERY == 0:
                 waiting = sum(map(len, layers.values()))
-                if time.perf_counter() >= deadline or _too_big(
-                    expander, lines, waiting, memory_cap_bytes
-                ):
+                if now() >= deadline or _too_big(expander, lines, waiting, memory_cap_bytes):
                     return None, expander.nodes
                 if tick is not None:
                     tick(expander.nodes, waiting)

@@ -5,8 +5,11 @@ The solver reads the board's internals here (``_tab``, ``_down``, ``_cells``, ``
 would cost more than the search itself. Nothing here decides what is legal: moves always
 come from ``Board.legal_moves()``.
 
-Layout of a column chunk: ``bytes((len, face_down)) + bytes(cards)``; the chunk carries its
-own length, so chunks concatenate without ambiguity and sort as whole columns.
+Layout of a column chunk: ``bytes((len, face_down, *cards))``; the chunk carries its own
+length, so chunks concatenate without ambiguity and sort as whole columns.
+
+Bytes are put together with ``b"".join``, never ``+``: compiled by mypyc (1.19), a chain
+of ``+`` on bytes leaks its intermediate results (tests/engine/test_native.py checks it).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ Chunk = bytes
 
 
 def column_chunk(column: list[int], face_down: int) -> Chunk:
-    return bytes((len(column), face_down)) + bytes(column)
+    return bytes((len(column), face_down, *column))
 
 
 def column_chunks(board: Board) -> list[Chunk]:
@@ -41,7 +44,7 @@ def exact_tail(board: Board, foundations: bytes | None = None) -> bytes:
     if foundations is None:
         foundations = exact_foundations(board)
     dealt = board._stock_pos // board.variant.columns
-    return bytes(board._cells) + foundations + bytes((dealt,))
+    return b"".join((bytes(board._cells), foundations, bytes((dealt,))))
 
 
 def deals_made(data: bytes) -> int:
@@ -71,12 +74,12 @@ def canonical_key(board: Board, chunks: list[Chunk], foundations: bytes | None =
     if foundations is None:
         foundations = foundations_key(board)
     if board.variant.cells:
-        return body + bytes(sorted(board._cells)) + foundations + bytes((dealt,))
-    return body + foundations + bytes((dealt,))
+        return b"".join((body, bytes(sorted(board._cells)), foundations, bytes((dealt,))))
+    return b"".join((body, foundations, bytes((dealt,))))
 
 
 def encode(chunks: list[Chunk], tail: bytes) -> bytes:
-    return b"".join(chunks) + tail
+    return b"".join([*chunks, tail])
 
 
 def decode(variant: Variant, stock: list[int], data: bytes) -> tuple[Board, list[Chunk]]:

@@ -22,7 +22,6 @@ deadline does not cut.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,7 @@ from games.engine import Board, Move
 from games.engine.moves import DEAL_CODE
 
 from .beam import beam_search
+from .clock import now
 from .heuristic import ENDGAME
 from .search import Progress, ProgressCallback, ProgressReporter, best_first
 from .shorten import shorten, wins
@@ -103,7 +103,7 @@ class _Improver:
     def left(self) -> int | None:
         """Positions left in the budget; raises when the phase must stop."""
         left = None if self.max_nodes is None else self.max_nodes - self.result.nodes
-        if time.perf_counter() >= self.deadline or (left is not None and left <= 0):
+        if now() >= self.deadline or (left is not None and left <= 0):
             raise _Budget
         self.result.tries += 1
         return left

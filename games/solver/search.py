@@ -17,7 +17,6 @@ prune has dropped a move, an exhausted search reports ``unknown``, never ``unsol
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,6 +25,7 @@ from games.engine.board import ALL_HOME
 from games.engine.cards import RANK_MASK
 from games.engine.moves import CELL, DEAL, DEAL_CODE, FOUNDATION
 
+from .clock import now, offer_lock
 from .encoding import (
     Chunk,
     canonical_key,
@@ -72,7 +72,7 @@ class ProgressReporter:
         self.progress = progress
         self.every = every
         self.due = every
-        self.began = time.perf_counter()
+        self.began = now()
 
     def __call__(self, nodes: int, open_nodes: int, best_home: int, par: int | None = None) -> None:
         if self.progress is not None and nodes >= self.due:
@@ -82,7 +82,7 @@ class ProgressReporter:
     def emit(self, nodes: int, open_nodes: int, best_home: int, par: int | None = None) -> None:
         """Report now (a relay of a nested search's own, already spaced, reports)."""
         if self.progress is not None:
-            elapsed = time.perf_counter() - self.began
+            elapsed = now() - self.began
             self.progress(Progress(nodes, elapsed, open_nodes, best_home, par))
 
 
@@ -129,6 +129,7 @@ class Expander:
 
     def children(self, data: bytes) -> tuple[list[Child], Step | None]:
         """The children not seen before, and a move that wins at once if there is one."""
+        offer_lock()  # compiled, the search holds the interpreter lock otherwise (clock.py)
         board, chunks = decode(self.variant, self.stock, data)
         stock = self.stock
         seen = self.seen
@@ -331,7 +332,7 @@ def best_first(
     while open_list:
         expansions += 1
         if expansions % CHECK_EVERY == 0:
-            if time.perf_counter() >= deadline:
+            if now() >= deadline:
                 return SearchOutcome(
                     Status.UNKNOWN, [], expander.nodes, table_bytes(), StopReason.TIME_LIMIT
                 )

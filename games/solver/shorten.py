@@ -21,11 +21,11 @@ Each pass only returns a line that the engine has replayed to a win from the sta
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from games.engine import Board, Move
 
+from .clock import now
 from .tracking import Tracked, describe_line, play_steps
 from .window import shorten_windows
 
@@ -71,7 +71,7 @@ def take_shortcuts(start: Board, moves: list[Move], deadline: float) -> list[Mov
     i = 0
     while i < len(moves):
         best_j, best_move = i + 1, moves[i]
-        if time.perf_counter() < deadline:
+        if now() < deadline:
             for move in board.legal_moves():
                 board.push(move)
                 j = last.get(board.position_key(), -1)
@@ -88,7 +88,7 @@ def drop_useless(start: Board, moves: list[Move], deadline: float) -> list[Move]
     result = list(moves)
     prefix = start.copy()  # the position before result[i]
     i = 0
-    while i < len(result) and time.perf_counter() < deadline:
+    while i < len(result) and now() < deadline:
         candidate = result[:i] + result[i + 1 :]
         board = prefix.copy()
         ok = True
@@ -129,7 +129,7 @@ def shorten(
     if quick:
         candidate = take_shortcuts(start, cut_loops(start, best), deadline)
         return candidate if len(candidate) < len(best) and wins(start, candidate) else best
-    while time.perf_counter() < deadline:
+    while now() < deadline:
         candidate = cut_loops(start, best)
         candidate = take_shortcuts(start, candidate, deadline)
         if thorough:
@@ -154,7 +154,7 @@ def drop_by_identity(start: Board, moves: list[Move], deadline: float) -> list[M
     result: list[Move] = []
     i = 0
     while i < len(steps):
-        if time.perf_counter() < deadline:
+        if now() < deadline:
             trial = prefix.copy()
             rest = play_steps(trial, steps[i + 1 :])
             if rest is not None and trial.board.is_won:
@@ -195,7 +195,7 @@ def two_move_shortcuts(start: Board, moves: list[Move], deadline: float) -> list
     i = 0
     while i < len(moves):
         best_j, best_pair = i + 2, None
-        if time.perf_counter() < deadline and i + 3 <= len(moves):
+        if now() < deadline and i + 3 <= len(moves):
             for first in board.legal_moves():
                 board.push(first)
                 for second in board.legal_moves():

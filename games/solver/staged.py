@@ -29,13 +29,13 @@ The staged search never answers ``unsolvable``: it drops most of the tree on pur
 from __future__ import annotations
 
 import heapq
-import time
 from dataclasses import dataclass
 
 from games.engine import Board, Move
 from games.engine.moves import DEAL_CODE
 
 from .beam import beam_search
+from .clock import now
 from .encoding import decode
 from .heuristic import (
     ENDGAME,
@@ -214,7 +214,7 @@ class StagedSearch:
         )
         self.nodes += used
         if line is None:
-            if time.perf_counter() >= self.deadline:
+            if now() >= self.deadline:
                 raise Stopped(StopReason.TIME_LIMIT)
             if self.max_nodes is not None and self.total_nodes() >= self.max_nodes:
                 raise Stopped(StopReason.NODE_LIMIT)
@@ -259,7 +259,7 @@ class StagedSearch:
         return None
 
     def check(self, open_entries: int, per_open: int) -> None:
-        if time.perf_counter() >= self.deadline:
+        if now() >= self.deadline:
             raise Stopped(StopReason.TIME_LIMIT)
         expander = self.expander
         if expander is None:

@@ -71,8 +71,7 @@ class Tracked:
         self.stock = list(range(next_id, next_id + left))
 
     def copy(self) -> Tracked:
-        other = Tracked.__new__(Tracked)
-        other.board = self.board.copy(keep_history=False)
+        other = Tracked(self.board)  # its ids are fresh: replaced by ours
         other.piles = [pile[:] for pile in self.piles]
         other.found = [pile[:] for pile in self.found]
         other.stock = self.stock

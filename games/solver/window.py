@@ -19,12 +19,12 @@ deadline (checked every few dozen nodes) stops it.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from games.engine import Board, Move
 from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
 
+from .clock import now
 from .search import CHECK_EVERY
 
 # pairs: (card, what it lies on); "what" is a card code (< 64), BOTTOM + column, CELL_AT + cell
@@ -153,7 +153,7 @@ class _Search:
             return True
         if g + excess.h > bound or self.nodes >= self.budget:
             return False
-        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() >= self.deadline:
+        if self.nodes % CHECK_EVERY == 0 and now() >= self.deadline:
             self.budget = self.nodes  # stop here: the window keeps its moves
             return False
         key = _key(board)
@@ -231,7 +231,7 @@ def shorten_windows(
     line = list(moves)
     board = start.copy(keep_history=False)
     i = 0
-    while i < len(line) and time.perf_counter() < deadline:
+    while i < len(line) and now() < deadline:
         j = i
         target = board.copy(keep_history=False)
         while j < len(line) and j - i < window and line[j].src != DEAL_CODE:

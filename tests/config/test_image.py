@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 RUNTIME_LOCK = ROOT / "requirements.lock"
 DEV_LOCK = ROOT / "requirements-dev.lock"
+NATIVE_LOCK = ROOT / "requirements-native.lock"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 # Tools of the development set that must never reach the server's image.
 DEV_TOOLS = {
@@ -93,7 +94,7 @@ def test_the_runtime_lock_pins_every_runtime_dependency_as_the_dev_lock_does() -
     assert {name: dev[name] for name in runtime} == runtime
 
 
-@pytest.mark.parametrize("lock", [RUNTIME_LOCK, DEV_LOCK], ids=lambda path: path.name)
+@pytest.mark.parametrize("lock", [RUNTIME_LOCK, DEV_LOCK, NATIVE_LOCK], ids=lambda path: path.name)
 def test_every_pin_has_hashes(lock: Path) -> None:
     entries = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", lock.read_text().split("\n", 1)[1])
     for entry in entries:
@@ -101,9 +102,9 @@ def test_every_pin_has_hashes(lock: Path) -> None:
             assert "--hash=sha256:" in entry, entry.split("\n")[0]
 
 
-def test_the_image_is_built_in_two_stages_from_slim_python() -> None:
+def test_the_image_is_built_in_stages_from_slim_python() -> None:
     found = stages()
-    assert len(found) >= 2
+    assert len(found) >= 3
     for head, _ in found:
         assert re.match(r"FROM python:3\.11-slim\b", head), head
     build_head, build = found[0]
@@ -120,11 +121,30 @@ def test_the_final_stage_runs_as_an_unprivileged_user_without_compilers() -> Non
     user = users[-1].split(":")[0]
     assert user not in ("root", "0")
     assert re.search(rf"useradd .*--uid {user}\b", final), "the user is made in the final stage"
-    # Nothing installed or built there: the environment is copied from the build stage.
+    # Nothing installed or built there: the environment is copied from the build stage,
+    # the compiled modules from the native stage (the one stage with a compiler).
     assert "COPY --from=build /opt/venv /opt/venv" in final
+    assert "COPY --from=native /opt/native /opt/venv/astrocyte-native" in final
     assert "pip install" not in final and "apt-get" not in final
-    for compiler in COMPILERS:
-        assert compiler not in instructions(), compiler
+    for head, body in stages():
+        for compiler in COMPILERS:
+            assert head.split()[-1] == "native" or compiler not in body, (head, compiler)
+
+
+def test_the_native_stage_compiles_the_image_s_own_sources_with_the_pinned_mypy() -> None:
+    native = {head.split()[-1]: body for head, body in stages()}["native"]
+    assert "pip install --require-hashes --only-binary=:all: -r requirements-native.lock" in native
+    assert "scripts/build_native.py --out /opt/native" in native
+    # the sources it compiles are the image's own (the digest must match them at run time)
+    assert "COPY games ./games" in native
+
+
+def test_the_native_lock_pins_mypy_as_the_dev_lock_does() -> None:
+    native_pins, dev = pins(NATIVE_LOCK), pins(DEV_LOCK)
+    assert "mypy" in native_pins
+    assert {name: dev[name] for name in native_pins} == native_pins
+    # what `scripts/dev.py lock` writes from the dev lock, hashes included
+    assert dev_script().native_lock(DEV_LOCK.read_text()) == NATIVE_LOCK.read_text()
 
 
 def test_the_image_context_leaves_out_what_the_server_does_not_need() -> None:

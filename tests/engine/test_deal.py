@@ -196,9 +196,9 @@ BAD_SEEDS = [-1, -(2**64), 2**64, 2**70, 1.0, 0.5, "1", None, True, False, b"1"]
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_bad_seed_raises_value_error(seed: object) -> None:
     with pytest.raises(ValueError, match="seed"):
-        Board.deal("astrocyte", seed)  # type: ignore[arg-type]
+        Board.deal("astrocyte", seed)
     with pytest.raises(ValueError):
-        check_seed(seed)  # type: ignore[arg-type]
+        check_seed(seed)
 
 
 @pytest.mark.parametrize("name", ["Astrocyte", "spider", "spider3", "", "klondike"])
