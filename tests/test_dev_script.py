@@ -47,8 +47,10 @@ def without_chromium(dev: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path:
 
 
 def skip_install_and_js(dev: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The venv is this one (the install step is not what is tested) and no node tests."""
+    """The venv is this one, built (the install and build steps are not what is tested),
+    and no node tests."""
     monkeypatch.setattr(dev, "ensure_installed", lambda: None)
+    monkeypatch.setattr(dev, "ensure_native", lambda: None)
     monkeypatch.setattr(dev, "PYTHON", Path(sys.executable))
     monkeypatch.setattr(dev, "run_js_tests", lambda env: None)
 

@@ -146,3 +146,12 @@ def test_a_compiled_search_lets_the_other_threads_run() -> None:
     worker.join()
     assert max(lags) < 0.2, f"this thread waited {max(lags):.2f} s for the lock"
     assert len(lags) > 50, "the search ended too soon to tell"
+
+
+@pytest.mark.native
+def test_the_build_script_leaves_a_current_build_alone() -> None:
+    done = subprocess.run(
+        [sys.executable, "scripts/build_native.py"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0
+    assert "is current" in done.stdout and "compiling" not in done.stdout
