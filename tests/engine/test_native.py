@@ -26,15 +26,16 @@ def fake_build(root: Path, games: Path) -> None:
         path = native.compiled_path(root, name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"")
-    (root / "lib").mkdir()
+    (root / "lib").mkdir(exist_ok=True)
     (root / "lib" / ("group__mypyc" + native.EXTENSION)).write_bytes(b"")
     (root / "DIGEST").write_text(native.source_digest(games) + "\n")
 
 
 def copy_sources(games: Path) -> None:
-    for name in native.MODULES:
-        (games / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(native.GAMES / name, games / name)
+    for package in ("engine", "solver"):
+        shutil.copytree(
+            native.GAMES / package, games / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
 
 
 def test_a_build_is_used_only_when_complete_current_and_not_switched_off(tmp_path: Path) -> None:
@@ -48,6 +49,12 @@ def test_a_build_is_used_only_when_complete_current_and_not_switched_off(tmp_pat
     # an edited module: its compiled copy is stale, so the whole build is left out
     board = games / "engine" / "board.py"
     board.write_text(board.read_text() + "\n# edited\n")
+    assert "sources changed" in str(native.check(root, games, environ={}))
+    fake_build(root, games)
+    assert native.check(root, games, environ={}) is None
+    # a module left as Python: the compiled ones were typed against it
+    api = games / "solver" / "api.py"
+    api.write_text(api.read_text() + "\n# edited\n")
     assert "sources changed" in str(native.check(root, games, environ={}))
 
     fake_build(root / "again", games)
