@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
@@ -26,13 +26,16 @@ from core.row_reader import RowReader
 
 @functools.cache
 def _reader() -> tuple[RowReader, list[str], str]:
-    """The user's columns, their field names and the statement (made once a process)."""
+    """The user's columns then the token's ``created``, the user's field names and the
+    statement (made once a process). Every column goes through the ORM's converters, so
+    ``created`` is an aware datetime on SQLite as on PostgreSQL."""
     user_model = get_user_model()
     names = [field.attname for field in user_model._meta.concrete_fields]
-    reader = RowReader([(user_model, name) for name in names])
+    reader = RowReader([*((user_model, name) for name in names), (Token, "created")])
     quote = connection.ops.quote_name
+    aliases: dict[type[models.Model], str] = {user_model: "u", Token: "t"}
     sql = (
-        f"SELECT {reader.sql_columns({user_model: 'u'})}, t.{quote('created')} "
+        f"SELECT {reader.sql_columns(aliases)} "
         f"FROM {quote(user_model._meta.db_table)} u JOIN {quote(Token._meta.db_table)} t "
         f"ON t.{quote('user_id')} = u.{quote('id')} WHERE t.{quote('key')} = %s"
     )
@@ -60,12 +63,12 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        *user_columns, created = row
+        *user_values, created = reader.convert(row)
         if token_expired(created):
             raise exceptions.AuthenticationFailed(
                 "The token has expired: ask for a new one (auth/token/).", code="token_expired"
             )
-        user = get_user_model().from_db(connection.alias, names, reader.convert(user_columns))
+        user = get_user_model().from_db(connection.alias, names, user_values)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token = Token.from_db(connection.alias, ["key", "user_id"], [key, user.pk])

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.embedded_latency_bench [--requests 300]
 
-Starts ``scripts/dev.py run --no-prepare`` twice on a fresh SQLite file with today's daily
+Starts ``scripts/dev.py run`` twice on a fresh SQLite file with today's daily
 prepared: once with nothing left to verify (``DAILY_DAYS_AHEAD=1``, ``PRACTICE_POOL_SIZE=0``:
 the verifier idles), once with the defaults (seven days, practice pools of 50 for four
 variants: the verifier proves deals the whole time). Each time it sends ``--requests``

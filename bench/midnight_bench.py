@@ -126,7 +126,7 @@ def start(
 ) -> tuple[subprocess.Popen[bytes], Clock]:
     # The server takes a few seconds to come up: aim its clock so that it answers near up_at.
     clock = Clock((MIDNIGHT + dt.timedelta(seconds=up_at - 4)).timestamp() - time.time())
-    command = [sys.executable, "scripts/dev.py", "run", "--no-prepare", "--port", str(port)]
+    command = [sys.executable, "scripts/dev.py", "run", "--port", str(port)]
     with SERVER_LOG.open("ab") as log:
         server = subprocess.Popen(
             command, cwd=ROOT, env={**server_env(database, clock.shift), **(extra_env or {})},

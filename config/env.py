@@ -20,12 +20,21 @@ class Variable:
     default: Any
     meaning: str
     shown: str | None = None
+    # The default of the embedded run (REDIS_URL unset: one process on a laptop), where it
+    # differs from the full stack's.
+    embedded: Any = None
 
     def shown_default(self) -> str:
         """The default as the README's table writes it."""
         if self.shown is not None:
             return self.shown
-        value = self.default
+        full = self._shown(self.default)
+        if self.embedded is None:
+            return full
+        return f"{full} (embedded run: {self._shown(self.embedded)})"
+
+    @staticmethod
+    def _shown(value: Any) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, float):
@@ -136,19 +145,33 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     "DAILY_DAYS_AHEAD": Variable(
         7,
         "Days, today included, kept filled with a verified daily deal.",
+        embedded=2,
     ),
     "PRACTICE_POOL_SIZE": Variable(
         50,
         "Verified practice deals kept per practice variant.",
+        embedded=5,
     ),
     "SOLVER_SECONDS": Variable(
         60.0,
         "The solver's time limit per deal; past it the deal is 'unknown'.",
     ),
     "SOLVER_IMPROVE_NODES": Variable(
-        2_000_000,
+        2_000_000,  # games.solver's DEFAULT_IMPROVE_NODES, its command line's (tests/solver)
         "Positions the solver may search for a shorter line once a deal is proven (the par), "
         "within SOLVER_SECONDS; 0 keeps the first line.",
+    ),
+    "SOLVER_OPENING_IMPROVE_NODES": Variable(
+        100_000,
+        "The improve budget instead of SOLVER_IMPROVE_NODES for a candidate proven while today "
+        "has no daily of its variant (a fresh install): the day opens within seconds, and the "
+        "par of that line stays the day's.",
+    ),
+    "SOLVER_NICENESS": Variable(
+        0,
+        "Above 0: each verification's solver runs in a child process at this niceness, so "
+        "that requests keep the CPU; 0: in the verifying process itself (a worker).",
+        embedded=10,
     ),
     "SOLVER_MAX_MEMORY_MB": Variable(
         1024,
@@ -260,10 +283,19 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
 env = environ.Env()
 
 
+def embedded_run() -> bool:
+    """REDIS_URL unset: the README's one-process run, with its laptop-sized defaults."""
+    return not env.str("REDIS_URL", default="").strip()
+
+
 def setting(name: str, *, default: Any = DERIVED) -> Any:
     """The variable ``name`` from the environment, read as its registered default's type
-    (``default`` only for a derived one, which the registry cannot hold)."""
-    value = ENVIRONMENT_VARIABLES[name].default if default is DERIVED else default
+    (``default`` only for a derived one, which the registry cannot hold); unset, the
+    embedded run's default where it has one of its own."""
+    variable = ENVIRONMENT_VARIABLES[name]
+    value = variable.default if default is DERIVED else default
+    if default is DERIVED and variable.embedded is not None and embedded_run():
+        value = variable.embedded
     if value is DERIVED:
         raise TypeError(f"{name} has a derived default: give it")
     if isinstance(value, bool):

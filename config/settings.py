@@ -337,6 +337,8 @@ PRACTICE_POOL_SIZE: int = setting("PRACTICE_POOL_SIZE")
 SOLVER_SECONDS: float = setting("SOLVER_SECONDS")
 SOLVER_MAX_MEMORY_MB: int = setting("SOLVER_MAX_MEMORY_MB")
 SOLVER_IMPROVE_NODES: int = setting("SOLVER_IMPROVE_NODES")
+SOLVER_OPENING_IMPROVE_NODES: int = setting("SOLVER_OPENING_IMPROVE_NODES")
+SOLVER_NICENESS: int = setting("SOLVER_NICENESS")
 # The solver stops itself at SOLVER_SECONDS; the soft limit stores 'unknown' if it does not,
 # the hard limit kills the worker process, and the broker redelivers an unacknowledged task
 # only after the visibility timeout, so it must exceed the hard limit.

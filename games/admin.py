@@ -65,6 +65,7 @@ class DealAdmin(admin.ModelAdmin):
         "solver_nodes",
         "solver_seconds",
         "solver_peak_mb",
+        "solver_improve_nodes",
         "verify_runs",
         "last_error",
         "created_at",

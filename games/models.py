@@ -54,6 +54,9 @@ class Deal(models.Model):
     solver_nodes = models.BigIntegerField(null=True, blank=True)
     solver_seconds = models.FloatField(null=True, blank=True)
     solver_peak_mb = models.FloatField(null=True, blank=True)
+    # The improve phase's budget the stored line was found with: `python -m games.solver
+    # VARIANT SEED --improve-nodes N` finds it again (games/services/deals.py).
+    solver_improve_nodes = models.PositiveIntegerField(null=True, blank=True)
     verify_runs = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
 

@@ -16,6 +16,7 @@ from games.errors import (
     NotFoundError,
 )
 from games.models import BOARD_CONDITION, Attempt, DailyChallenge, Deal
+from games.verification_progress import preparing
 
 
 def schedule_for_days(today: dt.date, days: int) -> dict[str, Any]:
@@ -210,6 +211,7 @@ def challenge_detail(
             "nonce": deal.nonce,
             "start_state": engine.board_state(board),
             "solution": list(deal.solution or []),
+            "improve_nodes": deal.solver_improve_nodes,
         }
     else:
         body["revealed"] = None
@@ -225,11 +227,23 @@ def challenges_today(player: Any, now: dt.datetime | None = None) -> dict[str, A
         (daily for daily in dailies if daily.deal.is_playable),
         key=lambda daily: (order.get(daily.variant, len(order)), daily.variant),
     )
+    have = {daily.variant for daily in playable}
+    missing = [variant for variant in settings.DAILY_VARIANTS if variant not in have]
+    waiting = preparing(missing, now)
+    message = None
+    if waiting:
+        message = (
+            "Today's daily is being proven winnable by the solver; it opens here by itself "
+            "when the proof is done."
+        )
+    if not playable and not waiting:
+        message = "No daily challenge is scheduled for today yet."
     return {
         "date": today,
         "seconds_left": seconds_left(today, now),
         "challenges": [challenge_detail(daily, player, now) for daily in playable],
-        "message": None if playable else "No daily challenge is scheduled for today yet.",
+        "preparing": waiting,
+        "message": message,
     }
 
 

@@ -21,7 +21,6 @@ Standard library only: this script runs before anything is installed.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import hashlib
 import os
 import re
@@ -120,17 +119,6 @@ def exec_server(command: list[str], env: dict[str, str]) -> int:
         return process.wait()
 
 
-# The server's embedded beat proves the next days in the background (docs/embedded.md), but
-# a proof can take up to a minute: this close to 00:00 UTC start-up proves tomorrow too.
-PREPARE_TOMORROW_WITHIN_SECONDS = 600
-
-
-def days_to_prepare(now: dt.datetime) -> int:
-    """Days the embedded start-up proves before serving: today, and tomorrow near midnight."""
-    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(0), tzinfo=dt.UTC)
-    return 2 if (midnight - now).total_seconds() < PREPARE_TOMORROW_WITHIN_SECONDS else 1
-
-
 def describe_services(env: dict[str, str]) -> None:
     database = env.get("DATABASE_URL") or "SQLite file db.sqlite3 (embedded default)"
     redis = env.get("REDIS_URL")
@@ -227,12 +215,14 @@ def command_run(args: argparse.Namespace) -> int:
     else:
         describe_services(env)
         manage("migrate", "--noinput", env=env)
-        if not env.get("REDIS_URL") and not args.no_prepare:
-            # No worker in the embedded run: prove today's daily winnable here,
-            # and seed a small practice pool, so the game is playable at once.
-            say("preparing the dailies in this process (solver; progress below)")
-            days = str(days_to_prepare(dt.datetime.now(dt.UTC)))
-            manage("dailies_prepare", "--days", days, "--practice", "1", "--seconds", "30", env=env)
+        if not env.get("REDIS_URL"):
+            # No worker in the embedded run: the server's embedded beat proves today's daily
+            # first, in a child process at a lower CPU priority, while the pages already
+            # answer (the home page shows the proof's progress and opens the day when ready).
+            say(
+                "serving at once; today's daily is proven in the background "
+                "(docs/embedded.md), then the next days and the practice pools"
+            )
     uvicorn = server_command(
         host=args.host,
         port=args.port,
@@ -246,8 +236,10 @@ def command_run(args: argparse.Namespace) -> int:
 
 
 def services_required(env: dict[str, str]) -> bool:
-    """REQUIRE_SERVICES=1 (as CI sets): a missing service or tool is a failure, not a skip."""
-    return env.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes")
+    """REQUIRE_SERVICES=1 (as CI sets for the full stack) or =embedded (CI's run of the
+    embedded default, where only PostgreSQL and Redis may be missing): a missing tool is a
+    failure, not a skip."""
+    return env.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes", "embedded")
 
 
 def find_node() -> tuple[str | None, str]:
@@ -301,14 +293,26 @@ def chromium_install_command() -> str:
 
 
 def check_browser(env: dict[str, str]) -> None:
-    """With the services set the browser tests run; say how to install Chromium before
-    pytest starts when it is missing (they would fail, or skip, one by one)."""
-    # The browser tests run only on PostgreSQL (their server shares the test database).
-    if not env.get("DATABASE_URL", "").startswith("postgres") or not chromium_missing():
+    """Say how to install Chromium before pytest starts when it is missing (the browser
+    tests would fail, or skip, one by one)."""
+    if not chromium_missing():
         return
     outcome = "fail" if services_required(env) else "be skipped"
     say(f"the browser tests need Chromium and will {outcome} without it; install it with:")
     say(f"    {chromium_install_command()}")
+
+
+def parallel_args(pytest_args: Sequence[str]) -> list[str]:
+    """pytest-xdist across the cores (``-n auto``) unless the arguments choose (``-n 1``,
+    ``-p no:xdist``) or name tests to run: a handful runs sooner in one process."""
+    chosen = any(
+        arg in ("-n", "--numprocesses", "no:xdist")
+        or arg.startswith(("-n", "--numprocesses="))
+        or "::" in arg
+        or arg.endswith(".py")
+        for arg in pytest_args
+    )
+    return [] if chosen else ["-n", "auto"]
 
 
 def command_test(pytest_args: list[str]) -> int:
@@ -320,7 +324,7 @@ def command_test(pytest_args: list[str]) -> int:
     # Node first (about a second), so that pytest's closing lines stay the last output,
     # unless the JavaScript tests failed: then that is said last.
     js_failure = run_js_tests(env)
-    command = [str(PYTHON), "-m", "pytest", *pytest_args]
+    command = [str(PYTHON), "-m", "pytest", *parallel_args(pytest_args), *pytest_args]
     say("$ " + " ".join(command))
     status = subprocess.run(command, cwd=ROOT, env=env).returncode
     if js_failure:
@@ -449,11 +453,6 @@ def main(argv: list[str]) -> int:
         "--workers", type=int, help="worker processes with --prod (default: 2 per core)"
     )
     run_parser.add_argument("--reload", action="store_true", help="restart on code changes")
-    run_parser.add_argument(
-        "--no-prepare",
-        action="store_true",
-        help="skip verifying and scheduling today's dailies before serving (embedded run)",
-    )
 
     commands.add_parser(
         "test",

@@ -10,9 +10,9 @@ Use it from any test marked `celery` (and `redis`):
 The worker consumes a queue of its own (so it never steals work from another
 worker on the same Redis, nor the reverse) and, while the fixture is active, this
 process's Celery app sends to that queue and is not eager. The worker uses the
-test database when that is PostgreSQL: tasks that read or write rows need
-`@pytest.mark.postgres` and `@pytest.mark.django_db(transaction=True)`, so that
-what the test writes is committed and the worker sees it. One worker per test
+test database (PostgreSQL's, or SQLite's file): tasks that read or write rows need
+`@pytest.mark.django_db(transaction=True)`, so that what the test writes is committed
+and the worker sees it. One worker per test
 session (per xdist process); `start_celery_worker` starts more if a test needs them.
 """
 
@@ -57,10 +57,16 @@ class CeleryWorker:
 
 
 def database_url_for_worker() -> str | None:
-    """The test database as a URL, when another process can reach it (PostgreSQL)."""
+    """The test database as a URL another process can open: PostgreSQL's, or SQLite's file
+    (tests/conftest.py makes the SQLite test database a file); None for an in-memory one."""
     from django.db import connection
 
     settings_dict = connection.settings_dict
+    if connection.vendor == "sqlite":
+        name = str(settings_dict["NAME"])
+        if name == ":memory:" or name.startswith("file:") or "mode=memory" in name:
+            return None
+        return f"sqlite:///{name}"
     if connection.vendor != "postgresql":
         return None
     user = settings_dict.get("USER") or ""

@@ -10,7 +10,9 @@ Tests that need a real service carry a marker:
 
 Without the service such a test is skipped with a reason ("needs PostgreSQL: set
 DATABASE_URL=…"), and the run ends with a summary listing every one of them. With
-REQUIRE_SERVICES=1 (as .ci/run sets) a missing service fails the test instead.
+REQUIRE_SERVICES=1 (as .ci/run sets for the full stack) a missing service fails the test
+instead; with REQUIRE_SERVICES=embedded (.ci/run's run of the embedded default) only
+PostgreSQL and Redis may be missing, so a test skips only when it needs one of those.
 """
 
 from __future__ import annotations
@@ -85,24 +87,34 @@ SERVICES: dict[str, tuple[Callable[[], bool], str]] = {
 }
 
 
-def services_required() -> bool:
-    return os.environ.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes")
+# What the embedded default lacks by design: REQUIRE_SERVICES=embedded lets tests of these skip.
+EMBEDDED_LACKS = frozenset({"postgres", "redis", "celery"})
 
 
-def missing_service_reason(item: pytest.Item) -> str | None:
+def services_required(service: str = "") -> bool:
+    """Whether a missing ``service`` (a marker's name; "" for any other tool) is a failure."""
+    value = os.environ.get("REQUIRE_SERVICES", "").strip().lower()
+    if value == "embedded":
+        return service not in EMBEDDED_LACKS
+    return value in ("1", "true", "yes")
+
+
+def missing_service(item: pytest.Item) -> tuple[str, str] | None:
+    """(marker, reason) of the first service the test needs and this run lacks."""
     for marker_name, (available, reason) in SERVICES.items():
         if item.get_closest_marker(marker_name) is not None and not available():
-            return reason
+            return marker_name, reason
     return None
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    reason = missing_service_reason(item)
-    if reason is None:
+    missing = missing_service(item)
+    if missing is None:
         return
-    if services_required():
-        pytest.fail(f"{reason} (REQUIRE_SERVICES=1 forbids skipping)", pytrace=False)
+    service, reason = missing
+    if services_required(service):
+        pytest.fail(f"{reason} (REQUIRE_SERVICES forbids skipping it)", pytrace=False)
     pytest.skip(reason)
 
 
@@ -115,7 +127,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"astrocyte services: database={database['ENGINE'].rsplit('.', 1)[-1]}, "
         f"channel layer={layer.rsplit('.', 1)[-1]}, "
         f"celery eager={settings.CELERY_TASK_ALWAYS_EAGER}, "
-        f"REQUIRE_SERVICES={'1' if services_required() else '0'}"
+        f"REQUIRE_SERVICES={os.environ.get('REQUIRE_SERVICES') or '0'}"
     ]
 
 
@@ -148,6 +160,26 @@ GENEROUS_RATES = {
     "actions": "10000/min",
     "hints": "1000/min",
 }
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """On SQLite the test database is a file (one per xdist process), not pytest-django's
+    in-memory default: the embedded default is tested as it runs, with a real server, a
+    browser and several threads on one database file that other processes can open
+    (``database_url_for_worker``). PostgreSQL's test database is left as pytest-django
+    names it."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    folder = tmp_path_factory.mktemp("sqlite")
+    database.setdefault("TEST", {})["NAME"] = str(folder / f"test-{worker}.sqlite3")
 
 
 @pytest.fixture(autouse=True)

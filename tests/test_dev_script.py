@@ -4,7 +4,6 @@ loaded from its file)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib.util
 import os
 import subprocess
@@ -24,20 +23,6 @@ def dev_script() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-@pytest.mark.parametrize(
-    ("clock", "days"),
-    [
-        ("12:00:00", 1),  # the embedded beat has hours to prove tomorrow in the background
-        ("23:49:59", 1),
-        ("23:50:01", 2),  # too close to midnight: start-up proves tomorrow before serving
-        ("23:59:50", 2),
-    ],
-)
-def test_start_up_proves_tomorrow_too_when_close_to_midnight(clock: str, days: int) -> None:
-    now = dt.datetime.combine(dt.date(2031, 3, 14), dt.time.fromisoformat(clock), tzinfo=dt.UTC)
-    assert dev_script().days_to_prepare(now) == days
 
 
 def without_chromium(dev: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -71,20 +56,40 @@ def test_the_test_command_says_how_to_install_chromium_before_pytest_starts(
     assert text.index("apt-get install chromium") < text.index("pytest 8")
 
 
-def test_the_test_command_says_nothing_of_chromium_without_the_services_or_with_it(
+def test_the_embedded_run_too_says_how_to_install_chromium_and_nothing_once_it_is_there(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     dev = dev_script()
     without_chromium(dev, monkeypatch, tmp_path)
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    dev.check_browser(dict(os.environ))  # the embedded run: the browser tests skip anyway
+    dev.check_browser(dict(os.environ))  # the embedded default runs the browser tests too
+    assert "apt-get install chromium" in capsys.readouterr().out
 
     chromium = tmp_path / "chromium"
     chromium.write_text("#!/bin/sh\n")
     chromium.chmod(0o755)
+    dev.check_browser(dict(os.environ))
     dev.check_browser({**os.environ, "DATABASE_URL": "postgres://x@127.0.0.1/astrocyte"})
 
     assert "chromium" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "added"),
+    [
+        ([], ["-n", "auto"]),
+        (["-k", "health", "-x"], ["-n", "auto"]),
+        (["-n", "1"], []),
+        (["-n2"], []),
+        (["-p", "no:xdist"], []),
+        (["tests/test_docs.py"], []),
+        (["tests/engine/test_deal.py::test_one"], []),
+    ],
+)
+def test_the_test_command_spreads_the_suite_over_the_cores_unless_told_otherwise(
+    args: list[str], added: list[str]
+) -> None:
+    assert dev_script().parallel_args(args) == added
 
 
 def test_screenshots_are_copied_into_the_docs_only_by_the_screenshots_command(

@@ -25,6 +25,20 @@ from games.selectors import (
 from games.services.attempts import attempt_start_practice, attempt_start_ranked
 
 
+class PreparingSerializer(serializers.Serializer[Any]):
+    variant = serializers.CharField()
+    phase = serializers.ChoiceField(choices=["waiting", "queued", "proving", "shortening"])
+    seconds = serializers.FloatField(
+        allow_null=True, help_text="Since its verification began (null until it has)."
+    )
+    positions = serializers.IntegerField(
+        allow_null=True, help_text="Positions the solver has searched in this phase."
+    )
+
+    class Meta:
+        ref_name = "DailyPreparing"
+
+
 class ChallengesTodayApi(APIView):
     """Today's daily challenges (UTC), one per daily variant that has a verified deal."""
 
@@ -32,8 +46,13 @@ class ChallengesTodayApi(APIView):
         date = serializers.DateField()
         seconds_left = serializers.IntegerField()
         challenges = ChallengeSerializer(many=True)
+        preparing = PreparingSerializer(
+            many=True,
+            help_text="Today's dailies not open yet: how far the solver has got proving them.",
+        )
         message = serializers.CharField(
-            allow_null=True, help_text="Set when no daily is scheduled for today."
+            allow_null=True,
+            help_text="Set when a daily of today is not open yet (being proven, or none).",
         )
 
         class Meta:

@@ -63,6 +63,11 @@ class RevealedDealSerializer(serializers.Serializer[Any]):
     nonce = serializers.CharField()
     start_state = StateFullSerializer()
     solution = serializers.ListField(child=serializers.CharField())
+    improve_nodes = serializers.IntegerField(
+        allow_null=True,
+        help_text="The solver's improve budget this solution was found with: "
+        "`python -m games.solver VARIANT SEED --improve-nodes N` prints it again (the par).",
+    )
 
 
 class ChallengeSerializer(serializers.Serializer[Any]):

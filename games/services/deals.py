@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -17,9 +18,13 @@ from django.utils import timezone
 from games import engine, solver
 from games.errors import DealStateError
 from games.models import Attempt, DailyChallenge, Deal, commitment_for
+from games.solver.child import solve_in_child
 from games.solver.search import ProgressCallback
+from games.verification_progress import note_progress
 
 log = logging.getLogger(__name__)
+
+PROGRESS_LOG_SECONDS = 5.0  # at most one progress line a deal this often (and one when proven)
 
 FINISHED = {Deal.Status.VERIFIED, Deal.Status.UNSOLVABLE, Deal.Status.UNKNOWN, Deal.Status.FAILED}
 
@@ -91,17 +96,54 @@ class Outcome:
     par: int | None = None
     difficulty: float | None = None
     difficulty_label: str = ""
+    improve_nodes: int | None = None  # the budget the line was found with
 
 
-def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Outcome:
-    result = solver.solve(
+def improve_budget(deal: Deal, today: dt.date | None = None) -> int:
+    """The improve phase's positions for this deal's verification.
+
+    Verification runs days ahead, so the time left buys a shorter par
+    (SOLVER_IMPROVE_NODES) — except for a daily-pool candidate while today has no daily of
+    its variant (a fresh install, or every candidate failed): players are waiting for that
+    day, so it gets SOLVER_OPENING_IMPROVE_NODES and opens within seconds. Either way the
+    par is the line found and stays the day's (``_record``); the budget is stored with it,
+    so that ``python -m games.solver VARIANT SEED --improve-nodes N`` re-finds it.
+    """
+    full = settings.SOLVER_IMPROVE_NODES
+    if deal.pool != Deal.Pool.DAILY:
+        return full
+    today = today or timezone.now().date()
+    if DailyChallenge.objects.filter(date=today, variant=deal.variant).exists():
+        return full
+    return min(full, settings.SOLVER_OPENING_IMPROVE_NODES)
+
+
+def _run_solver(
+    deal: Deal, seconds: float, improve_nodes: int, progress: ProgressCallback | None
+) -> solver.SolveResult:
+    """In this process, or (SOLVER_NICENESS > 0, the embedded run) in a niced child."""
+    if settings.SOLVER_NICENESS > 0:
+        return solve_in_child(
+            deal.variant,
+            deal.seed_int,
+            niceness=settings.SOLVER_NICENESS,
+            seconds=seconds,
+            max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
+            improve_nodes=improve_nodes,
+            progress=progress,
+        )
+    return solver.solve(
         (deal.variant, deal.seed_int),
         seconds=seconds,
         max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
+        improve_nodes=improve_nodes,
         progress=progress,
-        # verification runs days ahead: the time left buys a shorter par
-        improve_nodes=settings.SOLVER_IMPROVE_NODES,
     )
+
+
+def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Outcome:
+    budget = improve_budget(deal)
+    result = _run_solver(deal, seconds, budget, progress)
     effort = (result.nodes, result.seconds, result.peak_memory_mb)
     if result.status != "solved":
         return Outcome(result.status, *effort)
@@ -120,6 +162,17 @@ def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Out
         par=len(result.moves),
         difficulty=number,
         difficulty_label=label,
+        improve_nodes=budget,
+    )
+
+
+def _par_is_fixed(deal: Deal, outcome: Outcome) -> bool:
+    """A re-verification that proves a daily winnable again once its day has begun keeps
+    the par (and the line, and the difficulty) its players were shown."""
+    return (
+        outcome.status == Deal.Status.VERIFIED
+        and deal.par is not None
+        and DailyChallenge.objects.filter(deal=deal, date__lte=timezone.now().date()).exists()
     )
 
 
@@ -129,11 +182,19 @@ def _record(deal_id: int, run: int, outcome: Outcome) -> Deal:
         if deal.verify_runs != run or deal.status != Deal.Status.VERIFYING:
             log.warning("deal %s: verification run %s was superseded; result dropped", deal_id, run)
             return deal
+        if _par_is_fixed(deal, outcome):
+            log.info(
+                "deal %s: proven winnable again; its day has begun, so its par %s stays",
+                deal.pk,
+                deal.par,
+            )
+        else:
+            deal.solution = outcome.solution
+            deal.par = outcome.par
+            deal.difficulty = outcome.difficulty
+            deal.difficulty_label = outcome.difficulty_label
+            deal.solver_improve_nodes = outcome.improve_nodes
         deal.status = outcome.status
-        deal.solution = outcome.solution
-        deal.par = outcome.par
-        deal.difficulty = outcome.difficulty
-        deal.difficulty_label = outcome.difficulty_label
         deal.solver_nodes = outcome.nodes
         deal.solver_seconds = outcome.seconds
         deal.solver_peak_mb = outcome.peak_mb
@@ -154,16 +215,33 @@ def _record(deal_id: int, run: int, outcome: Outcome) -> Deal:
 
 
 def progress_logger(deal_id: int) -> ProgressCallback:
-    """The solver's progress on ``deal_id`` as log lines (a worker's, or the start-up's)."""
+    """The solver's progress on ``deal_id``: the phase and positions for the pages (a
+    deal proven for a day players wait for: games/verification_progress.py), and log lines,
+    one when the deal is proven and at most one every PROGRESS_LOG_SECONDS otherwise."""
+    last_line = -PROGRESS_LOG_SECONDS
+    proven_said = False
 
     def progress(report: solver.Progress) -> None:
+        nonlocal last_line, proven_said
+        note_progress(deal_id, report)
+        clock = time.monotonic()
+        if report.par is not None and not proven_said:
+            proven_said = True
+            last_line = clock
+            log.info(
+                "deal %s: proven winnable (a line of %s moves); shortening it", deal_id, report.par
+            )
+            return
+        if clock - last_line < PROGRESS_LOG_SECONDS:
+            return
+        last_line = clock
         if report.par is None:
             log.info(
                 "deal %s: solving, %s positions in %.0f s", deal_id, report.nodes, report.seconds
             )
         else:
             log.info(
-                "deal %s: proven; shortening the par (best line %s moves), %s positions in %.0f s",
+                "deal %s: shortening the par (best line %s moves), %s positions in %.0f s",
                 deal_id,
                 report.par,
                 report.nodes,

@@ -80,6 +80,11 @@ def _start_board(position: Board | tuple[Variant | str, int]) -> Board:
     return Board.deal(variant, seed)
 
 
+# The pipeline's improve budget (the default of SOLVER_IMPROVE_NODES, config/env.py) and so
+# the command line's: the par a day's players see is the line found with it.
+DEFAULT_IMPROVE_NODES = 2_000_000
+
+
 def solve(
     position: Board | tuple[Variant | str, int],
     *,

@@ -34,7 +34,6 @@ def anonymous() -> Client:
     return Client(raise_request_exception=False)
 
 
-@pytest.mark.postgres
 @pytest.mark.parametrize("offset", ["9223372036854775808", "100000000000000000000"])
 def test_a_board_offset_past_bigint_is_a_400_naming_it(offset: str) -> None:
     challenge = make_challenge()
@@ -42,14 +41,12 @@ def test_a_board_offset_past_bigint_is_a_400_naming_it(offset: str) -> None:
     assert "offset" in error_of(response, 400)["details"]
 
 
-@pytest.mark.postgres
 def test_a_nul_character_in_a_path_value_is_a_404() -> None:
     error = error_of(anonymous().get("/api/v1/leaderboards/players/%00/"), 404)
     assert error["code"] == "not_found"
     error_of(anonymous().get("/api/v1/leaderboards/players/ab%00cd/"), 404)
 
 
-@pytest.mark.postgres
 def test_a_nul_character_in_the_query_string_is_a_400() -> None:
     error = error_of(anonymous().get("/api/v1/leaderboards/streaks/?variant=%00"), 400)
     assert error["details"] == {"where": "query"}

@@ -23,7 +23,7 @@ from tests.own_redis import OwnRedis, own_redis
 
 __all__ = ["own_redis"]
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

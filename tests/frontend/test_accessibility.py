@@ -14,7 +14,6 @@ from tests.frontend.test_pages import close_the_day, finished_games
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

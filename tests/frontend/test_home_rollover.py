@@ -31,7 +31,6 @@ from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -29,7 +29,6 @@ from tests.frontend.helpers import (
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

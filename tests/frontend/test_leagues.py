@@ -17,7 +17,6 @@ from tests.frontend.test_pages import finished_games
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -22,7 +22,6 @@ from tests.frontend.helpers import CARD_IN_JSON, MOVE, Recorder, page_sources, s
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -15,7 +15,6 @@ from tests.frontend.test_pages import close_the_day, finished_games, no_card_in_
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

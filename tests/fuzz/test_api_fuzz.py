@@ -47,7 +47,6 @@ from tests.games.api_support import solved_deal, todays_challenge
 from tests.games.conftest import OTHER_QUICK_SEED
 
 pytestmark = [
-    pytest.mark.postgres,
     pytest.mark.django_db,
     pytest.mark.usefixtures("fresh_throttles"),
 ]

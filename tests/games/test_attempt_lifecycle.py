@@ -297,7 +297,6 @@ def test_admins_see_flags_and_void(
     assert len(signals) == before
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_posts_to_one_attempt_exactly_one_wins() -> None:
     challenge = todays_challenge()
@@ -340,7 +339,6 @@ def test_two_concurrent_posts_to_one_attempt_exactly_one_wins() -> None:
         results.clear()
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_starts_make_one_attempt() -> None:
     challenge = todays_challenge()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
+import re
 
 import pytest
 from django.utils import timezone
@@ -122,12 +123,90 @@ def test_the_log_shows_the_par_being_shortened_after_the_proof(
     deal = deal_create(variant="spider4", seed=QUICK_SEEDS["spider4"])
     deal = deal_verify(deal_id=deal.pk, progress=progress_logger(deal.pk))
     assert deal.status == Deal.Status.VERIFIED
-    lines = [r.getMessage() for r in caplog.records if "shortening the par" in r.getMessage()]
-    assert len(lines) >= 2
-    assert all(line.startswith(f"deal {deal.pk}: proven;") for line in lines)
-    bests = [int(line.split("best line ")[1].split(" ")[0]) for line in lines]
+    lines = [r.getMessage() for r in caplog.records]
+    assert sum(line.startswith(f"deal {deal.pk}: proven winnable") for line in lines) == 1
+    bests = [int(m[1]) for line in lines if (m := re.search(r"line (?:of )?(\d+) moves", line))]
     assert bests == sorted(bests, reverse=True) and bests[-1] >= (deal.par or 0)
     # the deal's nonce stays out of the new lines too (its seed, 6, is too short to look
     # for: test_no_seed_appears_in_the_log checks a random one)
     text = "\n".join(record.getMessage() for record in caplog.records)
     assert deal.nonce not in text
+
+
+# --- the improve budget, and the par a day keeps ------------------------------------------
+
+
+def test_a_candidate_for_a_day_players_wait_for_gets_the_opening_budget(settings: object) -> None:
+    from games.models import DailyChallenge
+    from games.services.deals import improve_budget
+
+    settings.SOLVER_IMPROVE_NODES = 2_000_000  # type: ignore[attr-defined]
+    settings.SOLVER_OPENING_IMPROVE_NODES = 100_000  # type: ignore[attr-defined]
+    candidate = deal_create(variant="astrocyte")
+    assert improve_budget(candidate) == 100_000  # today has no Astrocyte daily
+    assert improve_budget(deal_create(variant="astrocyte", pool=Deal.Pool.PRACTICE)) == 2_000_000
+    scheduled = deal_create(variant="astrocyte")
+    DailyChallenge.objects.create(date=timezone.now().date(), variant="astrocyte", deal=scheduled)
+    assert improve_budget(candidate) == 2_000_000  # today is open: the next ones run full
+    assert improve_budget(deal_create(variant="spider1")) == 100_000  # another variant waits
+
+
+def test_the_stored_budget_finds_the_stored_line_again(
+    settings: object, quick_solver: None
+) -> None:
+    from games.solver import solve
+
+    settings.SOLVER_IMPROVE_NODES = 30_000  # type: ignore[attr-defined]
+    settings.SOLVER_OPENING_IMPROVE_NODES = 5_000  # type: ignore[attr-defined]
+    deal = deal_verify(deal_id=deal_create(variant="spider2", seed=3).pk)
+    assert deal.solver_improve_nodes == 5_000  # proven while today had no daily
+    again = solve(("spider2", 3), seconds=20, improve_nodes=deal.solver_improve_nodes)
+    assert list(again.moves) == deal.solution and again.par == deal.par
+
+
+@pytest.mark.parametrize(("days_ahead", "kept"), [(0, True), (1, False)])
+def test_a_reverified_daily_keeps_its_par_once_its_day_has_begun(
+    days_ahead: int, kept: bool, settings: object, quick_solver: None
+) -> None:
+    from games.models import DailyChallenge
+
+    settings.SOLVER_IMPROVE_NODES = 0  # type: ignore[attr-defined]
+    deal = deal_verify(deal_id=deal_create(variant="spider4", seed=QUICK_SEEDS["spider4"]).pk)
+    first = (deal.par, deal.solution, deal.solver_improve_nodes)
+    date = timezone.now().date() + dt.timedelta(days=days_ahead)
+    DailyChallenge.objects.create(date=date, variant="spider4", deal=deal)
+    settings.SOLVER_IMPROVE_NODES = 120_000  # type: ignore[attr-defined]  # another line
+    settings.SOLVER_OPENING_IMPROVE_NODES = 120_000  # type: ignore[attr-defined]
+    again = deal_verify(deal_id=deal.pk, force=True)
+    assert again.status == Deal.Status.VERIFIED and again.verify_runs == 2
+    if kept:
+        assert (again.par, again.solution, again.solver_improve_nodes) == first
+    else:
+        # a day not begun takes the new line (another budget: another par, here)
+        assert (again.par, again.solution) != first[:2]
+        assert again.par == len(again.solution or [])
+        assert again.solver_improve_nodes == 120_000
+
+
+def test_the_progress_log_says_proven_once_and_otherwise_at_most_every_5_s(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.services import deals
+    from games.solver import Progress
+
+    clock = [1000.0]
+    monkeypatch.setattr(deals.time, "monotonic", lambda: clock[0])
+    report = progress_logger(41)
+    with caplog.at_level(logging.INFO, logger="games.services.deals"):
+        for step in range(40):  # the solver reports about every 0.6 s
+            clock[0] += 0.6
+            par = None if step < 20 else 150 - step
+            report(
+                Progress(
+                    nodes=50_000 * step, seconds=0.6 * step, open_nodes=1, best_home=0, par=par
+                )
+            )
+    lines = [r.getMessage() for r in caplog.records]
+    assert sum("proven winnable" in line for line in lines) == 1
+    assert len(lines) <= 1 + (40 * 0.6) / 5 + 1
+    assert all(line.startswith("deal 41: ") for line in lines)

@@ -163,7 +163,6 @@ def test_what_a_job_did_is_logged_once_by_its_service_not_again_by_the_beat(
 # --- across midnight ----------------------------------------------------------------
 
 
-@pytest.mark.postgres
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_embedded_run_rolls_over_at_midnight_without_a_restart(
@@ -206,7 +205,6 @@ async def test_the_embedded_run_rolls_over_at_midnight_without_a_restart(
     assert "embedded-beat" not in embedded_threads()
 
 
-@pytest.mark.postgres
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_server_started_at_23_59_50_has_the_next_daily_ready_at_midnight(
@@ -233,7 +231,6 @@ async def test_a_server_started_at_23_59_50_has_the_next_daily_ready_at_midnight
             assert (await server.receive_output(20))["type"] == "lifespan.shutdown.complete"
 
 
-@pytest.mark.postgres
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_server_suspended_across_midnight_catches_up_on_waking(embedded: None) -> None:
@@ -267,7 +264,6 @@ async def test_a_server_suspended_across_midnight_catches_up_on_waking(embedded:
             await asyncio.to_thread(background.stop)
 
 
-@pytest.mark.postgres
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_verification_running_at_midnight_does_not_delay_the_close(
@@ -322,7 +318,6 @@ async def test_with_redis_the_lifespan_leaves_the_schedule_to_celery_beat(settin
         assert (await server.receive_output(10))["type"] == "lifespan.shutdown.complete"
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_an_unproved_candidate_is_replaced_within_seconds_not_at_the_next_beat(
     embedded: None, settings: Any

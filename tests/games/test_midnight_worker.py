@@ -102,7 +102,6 @@ def test_the_beat_schedule_holds_the_days_entries() -> None:
     assert entries["dailies-prepare"]["schedule"] == django_settings.DAILIES_PREPARE_EVERY
 
 
-@pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.celery
 @pytest.mark.asyncio

@@ -21,7 +21,6 @@ from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS, QUICK_VARIANT, SL
 pytestmark = [
     pytest.mark.celery,
     pytest.mark.redis,
-    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -154,7 +154,6 @@ def test_a_full_league_refuses_the_next_player() -> None:
     assert LeagueMember.objects.filter(league_id=league["id"]).count() == LEAGUE_MAX_MEMBERS
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_cap_holds_when_players_join_at_the_same_moment() -> None:
     owner = make_player()

@@ -301,7 +301,6 @@ async def test_two_watchers_both_receive() -> None:
         await communicator.disconnect()
 
 
-@pytest.mark.postgres  # concurrent writers and readers: SQLite's in-memory test database locks
 async def test_a_burst_of_finishes_is_coalesced_and_the_last_board_is_right() -> None:
     challenge = await db(make_challenge)()
 

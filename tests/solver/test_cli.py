@@ -8,11 +8,13 @@ import sys
 
 import pytest
 
-from games.solver.cli import main
+from config.env import ENVIRONMENT_VARIABLES
+from games.solver.api import DEFAULT_IMPROVE_NODES
+from games.solver.cli import build_parser, main
 
 
 def test_prints_the_result_object(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["spider1", "2", "--seconds", "20"]) == 0
+    assert main(["spider1", "2", "--seconds", "20", "--improve-nodes", "0"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert list(out) == ["status", "moves", "nodes", "seconds", "par", "peak_memory_mb"]
     assert out["status"] == "solved" and out["par"] == len(out["moves"])
@@ -34,6 +36,8 @@ def test_unknown_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
         (["spider1", "1", "--seconds", "0"], "positive number"),
         (["spider1", "1", "--seconds", "soon"], "seconds is a number"),
         (["spider1"], "required"),
+        (["spider1", "1", "--improve-nodes", "-5"], "from 0 up"),
+        (["spider1", "1", "--improve-nodes", "many"], "a whole number"),
     ],
 )
 def test_errors_are_one_line_with_status_2(
@@ -49,7 +53,17 @@ def test_errors_are_one_line_with_status_2(
 
 def test_runs_as_a_module() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "games.solver", "spider1", "5", "--seconds", "20"],
+        [
+            sys.executable,
+            "-m",
+            "games.solver",
+            "spider1",
+            "5",
+            "--seconds",
+            "20",
+            "--improve-nodes",
+            "0",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -57,3 +71,27 @@ def test_runs_as_a_module() -> None:
     )
     assert done.returncode == 0
     assert json.loads(done.stdout)["status"] == "solved"
+
+
+def test_by_default_it_shortens_the_line_with_the_pipelines_budget() -> None:
+    assert build_parser().parse_args(["spider1", "1"]).improve_nodes == DEFAULT_IMPROVE_NODES
+    assert ENVIRONMENT_VARIABLES["SOLVER_IMPROVE_NODES"].default == DEFAULT_IMPROVE_NODES
+
+
+@pytest.mark.django_db
+def test_the_command_prints_the_par_the_pipeline_stores(
+    settings: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Re-checking a day: the same budget gives the same line, so the same par (a node
+    budget, not a time one: the same on any machine)."""
+    from games.services.deals import deal_create, deal_verify
+
+    budget = 20_000
+    settings.SOLVER_IMPROVE_NODES = budget  # type: ignore[attr-defined]
+    deal = deal_verify(deal_id=deal_create(variant="spider2", seed=3).pk, seconds=60)
+    assert deal.status == "verified"
+    assert main(["spider2", "3", "--improve-nodes", str(budget)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["par"] == deal.par and out["moves"] == deal.solution
+    assert main(["spider2", "3", "--improve-nodes", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["par"] >= deal.par

@@ -78,6 +78,7 @@ async function load() {
   });
   const who = await me();
   message.textContent = today.message || `${today.date} (UTC)`;
+  if (today.preparing && today.preparing.length) showPreparing(today);
   for (const challenge of today.challenges) {
     const count = el("span", { class: "count", text: "…" });
     const mine = challenge.my_attempt;
@@ -113,6 +114,50 @@ async function load() {
       el("a", { href: "/signup/", text: "Sign up" }), " or ",
       el("a", { href: "/login/", text: "log in" }), " to play the ranked dailies."));
   }
+}
+
+// A daily of today not open yet (a fresh install proving its first deal): say how far the
+// solver has got, ask again every PREPARING_POLL_MS, and open the day (reload) once the
+// server lists more of today's challenges than this page shows.
+const PREPARING_POLL_MS = 2000;
+const PHASES = {
+  waiting: "waiting for a candidate deal",
+  queued: "waiting for the solver",
+  proving: "the solver is proving it winnable",
+  shortening: "proven winnable; the solver is looking for a shorter par",
+};
+
+function preparingText(entry) {
+  const name = VARIANT_NAMES[entry.variant] || entry.variant;
+  const parts = [PHASES[entry.phase] || entry.phase];
+  if (entry.seconds !== null && entry.seconds !== undefined) parts.push(`${Math.round(entry.seconds)} s`);
+  if (entry.positions) parts.push(`${entry.positions.toLocaleString("en")} positions`);
+  return `${name}: ${parts.join(", ")}`;
+}
+
+function showPreparing(today) {
+  const shown = today.challenges.length;
+  const box = el("ul", { id: "preparing", class: "preparing", "aria-live": "polite" });
+  const render = (entries) => box.replaceChildren(...entries.map((e) => el("li", { text: preparingText(e) })));
+  render(today.preparing);
+  message.after(box);
+  const poll = async () => {
+    let answer = null;
+    try {
+      answer = await api("GET", "challenges/today/");
+    } catch {
+      // no connection: ask again
+    }
+    if (answer && answer.ok) {
+      if (answer.data.date !== today.date || answer.data.challenges.length > shown) {
+        window.location.reload();
+        return;
+      }
+      render(answer.data.preparing || []);
+    }
+    window.setTimeout(poll, PREPARING_POLL_MS);
+  };
+  window.setTimeout(poll, PREPARING_POLL_MS);
 }
 
 // The player's streaks of days won, for each variant of today's dailies (the leaderboards
