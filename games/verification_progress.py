@@ -19,7 +19,6 @@ from typing import Any
 from django.core.cache import cache
 
 from games.models import Deal
-from games.solver import Progress
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +26,11 @@ KEY = "deal-verification-progress:{}"
 KEEP_SECONDS = 180  # a report outlives a stalled verifier by this much at most
 
 
-def note_progress(deal_id: int, report: Progress) -> None:
+def note_progress(deal_id: int, *, proven: bool, positions: int) -> None:
     """Keep the solver's latest report on ``deal_id``; a cache outage loses it, nothing more."""
-    phase = "proving" if report.par is None else "shortening"
+    phase = "shortening" if proven else "proving"
     try:
-        cache.set(KEY.format(deal_id), {"phase": phase, "positions": report.nodes}, KEEP_SECONDS)
+        cache.set(KEY.format(deal_id), {"phase": phase, "positions": positions}, KEEP_SECONDS)
     except Exception:  # the cache is a convenience here: never fail a verification for it
         log.debug("deal %s: progress not kept (cache unavailable)", deal_id, exc_info=True)
 

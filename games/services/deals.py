@@ -223,7 +223,7 @@ def progress_logger(deal_id: int) -> ProgressCallback:
 
     def progress(report: solver.Progress) -> None:
         nonlocal last_line, proven_said
-        note_progress(deal_id, report)
+        note_progress(deal_id, proven=report.par is not None, positions=report.nodes)
         clock = time.monotonic()
         if report.par is not None and not proven_said:
             proven_said = True
