@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.db.utils import Error as DatabaseError
@@ -23,13 +24,26 @@ def _database_status() -> str:
     return "ok"
 
 
+def channel_layer_kind(layer: object) -> str:
+    """What the process's channel layer really is, from the object: ``redis`` when it is
+    one of channels-redis' layers (core.channel_layer's pub/sub layer is one), ``in-memory``
+    for Channels' own, else its class name."""
+    if layer is None:
+        return "none"
+    if any(cls.__module__.startswith("channels_redis.") for cls in type(layer).__mro__):
+        return "redis"
+    if isinstance(layer, InMemoryChannelLayer):
+        return "in-memory"
+    return type(layer).__name__
+
+
 def health_status() -> dict[str, Any]:
-    layer_backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    layer = get_channel_layer()
     return {
         "database": {"vendor": connection.vendor, "status": _database_status()},
         "channel_layer": {
-            "backend": layer_backend,
-            "kind": "redis" if "Redis" in layer_backend else "in-memory",
+            "backend": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+            "kind": channel_layer_kind(layer),
         },
         "celery": {
             "broker": "redis" if settings.REDIS_URL else "none (tasks run in-process)",

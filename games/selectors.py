@@ -231,12 +231,12 @@ def challenges_today(player: Any, now: dt.datetime | None = None) -> dict[str, A
     missing = [variant for variant in settings.DAILY_VARIANTS if variant not in have]
     waiting = preparing(missing, now)
     message = None
-    if waiting:
+    if any(entry["phase"] != "waiting" for entry in waiting):
         message = (
             "Today's daily is being proven winnable by the solver; it opens here by itself "
             "when the proof is done."
         )
-    if not playable and not waiting:
+    elif not playable:
         message = "No daily challenge is scheduled for today yet."
     return {
         "date": today,

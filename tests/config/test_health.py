@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 
@@ -15,8 +16,20 @@ def test_health_reports_database_and_services(client: Client) -> None:
     body = response.json()
     assert body["status"] == "ok"
     assert body["database"]["status"] == "ok"
-    assert body["channel_layer"]["kind"] in ("redis", "in-memory")
-    assert isinstance(body["celery"]["eager"], bool)
+    # what the layer really is, as the settings make it: Redis exactly when REDIS_URL is set
+    assert body["channel_layer"]["kind"] == ("redis" if settings.REDIS_URL else "in-memory")
+    assert body["celery"]["eager"] is (not settings.REDIS_URL)
+
+
+def test_the_layer_kind_is_read_from_the_layer_object() -> None:
+    from channels.layers import InMemoryChannelLayer
+
+    from config.views import channel_layer_kind
+    from core.channel_layer import PubSubChannelLayer
+
+    assert channel_layer_kind(InMemoryChannelLayer()) == "in-memory"
+    assert channel_layer_kind(PubSubChannelLayer(hosts=["redis://127.0.0.1:1/0"])) == "redis"
+    assert channel_layer_kind(None) == "none"
 
 
 @pytest.mark.django_db

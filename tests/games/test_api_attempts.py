@@ -13,7 +13,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import engine
-from games.models import Attempt, Deal
+from games.models import Attempt, DailyChallenge, Deal
 from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
@@ -386,6 +386,38 @@ def test_today_without_dailies_says_so() -> None:
     assert response.status_code == 200
     assert response.json()["challenges"] == []
     assert "No daily challenge" in response.json()["message"]
+
+
+def test_today_says_how_far_the_proof_of_a_missing_daily_has_got(settings: Any) -> None:
+    from games.services.deals import deal_create
+    from games.verification_progress import note_progress
+
+    settings.DAILY_VARIANTS = ["astrocyte"]
+
+    def today() -> dict[str, Any]:
+        response = APIClient().get("/api/v1/challenges/today/")
+        assert response.status_code == 200
+        return dict(response.json())
+
+    (entry,) = today()["preparing"]
+    assert entry == {"variant": "astrocyte", "phase": "waiting", "seconds": None, "positions": None}
+    deal = deal_create(variant="astrocyte")
+    assert today()["preparing"][0]["phase"] == "queued"
+    assert "being proven" in today()["message"]
+    started = timezone.now() - dt.timedelta(seconds=3)
+    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VERIFYING, verify_started_at=started)
+    note_progress(deal.pk, proven=True, positions=12_345)
+    body = today()
+    (entry,) = body["preparing"]
+    assert entry["phase"] == "shortening" and entry["positions"] == 12_345
+    assert 3 <= entry["seconds"] < 60
+    text = json.dumps(body)
+    assert deal.seed not in text and deal.nonce not in text and deal.commitment not in text
+    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VERIFIED)
+    DailyChallenge.objects.create(date=timezone.now().date(), variant="astrocyte", deal=deal)
+    body = today()
+    assert body["preparing"] == [] and body["message"] is None
+    assert [c["variant"] for c in body["challenges"]] == ["astrocyte"]
 
 
 def test_actions_are_rate_limited(
