@@ -106,7 +106,9 @@ def one_run(requests: int) -> dict[str, float]:
         base = f"http://127.0.0.1:{port}"
         try:
             first_page = wait_for(lambda: call(f"{base}/")[0] == 200, began)
-            listed = wait_for(lambda: call(f"{base}/api/v1/challenges/today/")[1]["challenges"], began)
+            listed = wait_for(
+                lambda: call(f"{base}/api/v1/challenges/today/")[1]["challenges"], began
+            )
             name = f"bench{int(time.time() * 1000) % 10**9}"
             password = "a long enough passphrase 42"
             call(f"{base}/api/v1/auth/me/")  # the CSRF cookie, as a browser gets it
