@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -40,6 +41,9 @@ def channel_layer_kind(layer: object) -> str:
 def health_status() -> dict[str, Any]:
     layer = get_channel_layer()
     return {
+        # which server answered (a container's hostname behind the proxy): for operators and
+        # the compose smoke test (scripts/compose_smoke.py) to tell the replicas apart
+        "replica": socket.gethostname(),
         "database": {"vendor": connection.vendor, "status": _database_status()},
         "channel_layer": {
             "backend": settings.CHANNEL_LAYERS["default"]["BACKEND"],

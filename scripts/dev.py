@@ -5,6 +5,7 @@
     python3.11 scripts/dev.py test [pytest arguments…]   # first the JavaScript unit tests (node)
     python3.11 scripts/dev.py screenshots # the browser tests' screenshots into docs/screenshots
     python3.11 scripts/dev.py lint
+    python3.11 scripts/dev.py compose-smoke  # the compose stack built, scaled and played for real
     python3.11 scripts/dev.py lock        # regenerate both locks after editing pyproject
 
 Two locks, exact pins with hashes: requirements.lock holds what the server needs (the
@@ -466,6 +467,11 @@ def main(argv: list[str]) -> int:
     )
     commands.add_parser("lint", help="install, then ruff check and mypy")
     commands.add_parser(
+        "compose-smoke",
+        help="build and run the compose stack for real and play through it "
+        "(scripts/compose_smoke.py; needs root for Docker; further arguments go to it)",
+    )
+    commands.add_parser(
         "lock",
         help="regenerate requirements.lock (runtime) and requirements-dev.lock (with the dev "
         "extra) from pyproject.toml",
@@ -474,6 +480,11 @@ def main(argv: list[str]) -> int:
     # Everything after `test` belongs to pytest, including options argparse would reject.
     if argv[:1] == ["test"]:
         return command_test(argv[1:])
+    if argv[:1] == ["compose-smoke"]:
+        ensure_installed()  # the smoke's HTTP and WebSocket client runs in .venv
+        return subprocess.run(
+            [str(PYTHON), "scripts/compose_smoke.py", *argv[1:]], cwd=ROOT
+        ).returncode
     args = parser.parse_args(argv)
     if args.command == "run":
         return command_run(args)

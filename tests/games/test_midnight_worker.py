@@ -167,3 +167,30 @@ async def wait_until(find: Any, deadline: Any) -> Any:
 
 def beat_log(log_dir: Path) -> str:
     return (log_dir / "beat.log").read_text(errors="replace")
+
+
+@pytest.mark.redis
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_a_fresh_stack_prepares_today_when_beat_starts_not_an_interval_later(
+    stack_settings: None, tmp_path: Path
+) -> None:
+    """Beat sends the preparation as it starts (config/celery.py): with an hour between
+    two beats, today's daily is still proven and scheduled within a minute."""
+    import time
+
+    env = {**STACK_ENV, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env["DAILIES_PREPARE_EVERY"] = "3600"
+    worker = start_celery_worker(tmp_path, extra_env=env)
+    beat = start_beat(tmp_path, worker.env)
+    try:
+        deadline = time.monotonic() + 60
+        while not DailyChallenge.objects.filter(date=timezone.now().date()).exists():
+            assert time.monotonic() < deadline, beat_log(tmp_path) + worker.log()
+            time.sleep(0.2)
+        daily = DailyChallenge.objects.select_related("deal").get(date=timezone.now().date())
+        assert daily.variant == QUICK_VARIANT and daily.deal.par
+        assert daily.deal.solver_improve_nodes is not None
+    finally:
+        stop(beat)
+        worker.stop()
