@@ -41,7 +41,10 @@ from tests.own_redis import OwnRedis, own_redis
 __all__ = ["own_redis"]
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+# The production command (`run --prod`) is served here as the full stack serves it, on
+# PostgreSQL and a Redis of the test's own: those tests carry `postgres`.
+pytestmark = pytest.mark.django_db(transaction=True)
+FULL_STACK = pytest.mark.postgres
 
 
 def dev_script() -> Any:
@@ -149,6 +152,7 @@ def watch_and_terminate(
         return time.monotonic() - started, codes
 
 
+@FULL_STACK
 def test_sigterm_closes_the_watchers_and_exits_within_the_graceful_timeout(
     server: tuple[subprocess.Popen[bytes], int],
 ) -> None:
@@ -157,6 +161,7 @@ def test_sigterm_closes_the_watchers_and_exits_within_the_graceful_timeout(
     assert codes == [1012] * 5, codes  # uvicorn's "service restart": clients reconnect
 
 
+@FULL_STACK
 def test_sigterm_right_after_redis_died_under_watchers_exits_in_bounded_time(
     server: tuple[subprocess.Popen[bytes], int], own_redis: OwnRedis
 ) -> None:
@@ -166,6 +171,7 @@ def test_sigterm_right_after_redis_died_under_watchers_exits_in_bounded_time(
     assert all(code in (1012, 4503) for code in codes), codes
 
 
+@FULL_STACK
 def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRedis) -> None:
     """A practice hint off the known lines waits for a Celery worker (here: none) for up to
     HINT_SECONDS + HINT_QUEUE_SECONDS in one of the process's HTTP threads. Shutdown must not
@@ -207,6 +213,7 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         assert time.monotonic() - started < GRACE + 5
 
 
+@FULL_STACK
 def test_a_frame_over_the_servers_limit_is_refused_and_boards_go_uncompressed(
     own_redis: OwnRedis,
 ) -> None:
