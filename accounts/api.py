@@ -52,27 +52,42 @@ def _user(user: Any) -> dict[str, Any]:
     return dict(UserSerializer(user).data)
 
 
+def credentials_schema(operation_id: str, ok: int, refused: str, too_many: str) -> Any:
+    """The schema of a CSRF-checked post of CredentialsSerializer (sign-up, log-in)."""
+    return extend_schema(
+        operation_id=operation_id,
+        request=CredentialsSerializer,
+        responses={
+            ok: UserSerializer,
+            400: error_response(refused),
+            403: error_response("CSRF token missing or wrong."),
+            429: error_response(too_many),
+        },
+    )
+
+
+def checked_credentials(request: Request) -> dict[str, Any]:
+    """The CSRF token checked, then the posted username and password (400 naming a field)."""
+    _enforce_csrf(request)
+    data = CredentialsSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
 class SignupApi(APIView):
     """Create an account and sign the session in (the CSRF token is required)."""
 
     throttle_classes = [AddressRateThrottle]
     throttle_scope = "signup"
 
-    @extend_schema(
-        operation_id="auth_signup",
-        request=CredentialsSerializer,
-        responses={
-            201: UserSerializer,
-            400: error_response("invalid, or signup_refused (details name the field)"),
-            403: error_response("CSRF token missing or wrong."),
-            429: error_response("Too many sign-ups from this address."),
-        },
+    @credentials_schema(
+        "auth_signup",
+        201,
+        "invalid, or signup_refused (details name the field)",
+        "Too many sign-ups from this address.",
     )
     def post(self, request: Request) -> Response:
-        _enforce_csrf(request)
-        data = CredentialsSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = user_signup(**data.validated_data)
+        user = user_signup(**checked_credentials(request))
         login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(_user(user), status=status.HTTP_201_CREATED)
 
@@ -83,21 +98,11 @@ class LoginApi(APIView):
     throttle_classes = [AddressRateThrottle]
     throttle_scope = "login"
 
-    @extend_schema(
-        operation_id="auth_login",
-        request=CredentialsSerializer,
-        responses={
-            200: UserSerializer,
-            400: error_response("invalid, or invalid_credentials"),
-            403: error_response("CSRF token missing or wrong."),
-            429: error_response("Too many log-ins from this address."),
-        },
+    @credentials_schema(
+        "auth_login", 200, "invalid, or invalid_credentials", "Too many log-ins from this address."
     )
     def post(self, request: Request) -> Response:
-        _enforce_csrf(request)
-        data = CredentialsSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = authenticate(request._request, **data.validated_data)
+        user = authenticate(request._request, **checked_credentials(request))
         if user is None:
             raise InvalidCredentialsError("Wrong username or password.")
         login(request._request, user)
