@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { actionText, announcement, revealedText } from "../../../frontend/static/frontend/js/play/announce.js";
+import { actionText, announcement, refusalText, revealedText } from "../../../frontend/static/frontend/js/play/announce.js";
 import { smallView } from "./views.mjs";
 
 test("a move is said with the cards it takes, from where to where", () => {
@@ -40,4 +40,17 @@ test("it names only cards of the view before and of the server's revealed list",
   for (const [name] of text.matchAll(/\b(Ace|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King) of (spades|hearts|diamonds|clubs)\b/g)) {
     assert.ok(allowed.has(name), name);
   }
+});
+
+test("a refusal is said in words: no action index, no codes, cards and piles named", () => {
+  assert.equal(
+    refusalText("Action 9 ('t1-t2') refused: 3H cannot go on 8H in t2: a card goes only on a card one rank higher"),
+    "The Three of hearts cannot go on the Eight of hearts in column 2: a card goes only on a card one rank higher.",
+  );
+  assert.equal(
+    refusalText("Action 0 ('t1-f1') refused: no card is played to a foundation by hand: a complete King-to-Ace run of one suit goes there by itself"),
+    "No card is played to a foundation by hand: a complete King-to-Ace run of one suit goes there by itself.",
+  );
+  assert.equal(refusalText("Action 3 ('t4-t5') refused: TS cannot go on TD in t5: x."), "The Ten of spades cannot go on the Ten of diamonds in column 5: x.");
+  assert.equal(refusalText(""), "That move is not allowed.");
 });

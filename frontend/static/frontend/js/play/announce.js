@@ -32,3 +32,19 @@ export function announcement(before, actions, answer, runsBefore) {
   if (answer.won) parts.push("You won!");
   return parts.filter(Boolean).join(" ");
 }
+
+// A refused action in words for the status line: the server's refusal ("Action 9 ('t1-t2')
+// refused: 3H cannot go on 8H in t2: a card goes only on a card one rank higher") without
+// its index and code, cards and piles named ("The Three of hearts cannot go on the Eight
+// of hearts in column 2: …"). The API keeps its exact text; this only rewords it.
+const CARD_CODE = /\b([A2-9TJQK])([SHDC])\b/g;
+const PILE_CODE = /\b(in|from|to) ([tcf]\d+)\b/g;
+
+export function refusalText(message) {
+  let text = String(message || "That move is not allowed.")
+    .replace(/^Action \d+ \('[^']*'\) refused: /, "")
+    .replace(PILE_CODE, (_, word, pile) => `${word} ${lower(pile)}`)
+    .replace(CARD_CODE, (_, rank, suit) => `the ${cardName(rank + suit)}`);
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

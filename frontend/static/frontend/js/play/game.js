@@ -5,7 +5,7 @@ import { api, errorMessage, formatSeconds } from "../api.js";
 import { cardName, pileName, renderBoard } from "../board.js";
 import { PlayingSet } from "../live.js";
 import { postBatch, fetchAttempt } from "./actions.js";
-import { announcement } from "./announce.js";
+import { actionText, announcement, refusalText } from "./announce.js";
 import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
@@ -43,6 +43,16 @@ export function createGame({ $, practice, challengeId }) {
   const playing = () => Boolean(S.attempt && !S.attempt.over);
   const legal = () => (playing() ? S.attempt.legal_actions : []);
 
+  // A refused move: the board gives a short shake (none under prefers-reduced-motion: the
+  // stylesheet turns the animation off), and the cards stay where they were.
+  function shake() {
+    board.classList.remove("refused");
+    void board.offsetWidth; // restart the animation on a second refusal in a row
+    board.classList.add("refused");
+    board.dataset.refusals = String(Number(board.dataset.refusals || 0) + 1);
+    window.setTimeout(() => board.classList.remove("refused"), 400);
+  }
+
   function say(text, kind = "info") {
     statusLine.textContent = text;
     statusLine.dataset.kind = kind;
@@ -69,12 +79,14 @@ export function createGame({ $, practice, challengeId }) {
     const hadFocus = board.contains(document.activeElement);
     if (!S.focusKey) S.focusKey = defaultFocus(v);
     const a = S.attempt;
+    // before Start there is no attempt: the stock's packets are the deals left
+    const dealsLeft = a ? a.deals_left : v.stock.length / v.tableau.length;
     renderBoard(board, v, {
       selection: S.selection,
       targets: destinations(legal(), S.selection),
       focusKey: S.focusKey,
       interactive: playing(),
-      dealsLeft: a ? a.deals_left : v.stock.length / v.tableau.length,
+      dealsLeft,
       flash: S.flash,
       hint: S.hint,
     });
@@ -90,7 +102,7 @@ export function createGame({ $, practice, challengeId }) {
     const canPlay = playing() && !S.busy;
     $("undo").disabled = !canPlay || !legal().includes("undo");
     $("deal").disabled = !canPlay || !legal().includes("deal");
-    $("deal").textContent = `Deal (${a ? a.deals_left : 0} left)`;
+    $("deal").textContent = `Deal (${dealsLeft} left)`;
     $("resign").disabled = !playing();
     if (practice) $("hint").disabled = !canPlay;
     board.setAttribute("aria-busy", S.busy ? "true" : "false");
@@ -168,14 +180,16 @@ export function createGame({ $, practice, challengeId }) {
         applyAnswer(answer.data);
         announce(announcement(before.state, actions, answer.data, before.runs_completed));
         accepted = true;
-        say(S.flash.home.size ? `A run went home: ${answer.data.runs_completed} of 8.` : `Played ${actions.join(" ")}.`);
+        const words = actions.length === 1 ? actionText(before.state, actions[0]) : `Played ${actions.length} actions.`;
+        say(S.flash.home.size ? `A run went home: ${answer.data.runs_completed} of 8.` : words);
         if (answer.data.over) await reloadAttempt();
       } else if (answer.status === 409) {
         await reloadAttempt();
         say(`${errorMessage(answer)} The board was reloaded from the server.`, "error");
       } else {
         S.selection = null;
-        say(`Refused: ${errorMessage(answer)}`, "error");
+        say(refusalText(errorMessage(answer)), "error");
+        shake();
       }
     } finally {
       S.busy = false;

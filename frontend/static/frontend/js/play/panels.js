@@ -61,11 +61,13 @@ export function renderResult($, { attempt, scoreParts, rank, wouldRank }) {
     list.append(el("dt", { text: name }), el("dd", { text: String(value) }));
   }
   const ranked = attempt.kind === "ranked";
-  $("result-body").replaceChildren(el("p", { class: "outcome", text: outcomeText(attempt) }),
+  // (replaceChildren, unlike el, would write a null child as the text "null")
+  const parts = [el("p", { class: "outcome", text: outcomeText(attempt) }),
     wouldRank ? el("p", { id: "would-rank", class: "would-rank", text: wouldRank.message }) : null, list,
     el("p", {}, el("a", { href: `/replay/${attempt.id}/`, text: "See the replay of this game" }),
       ranked ? " · " : null,
-      ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null));
+      ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null)];
+  $("result-body").replaceChildren(...parts.filter(Boolean));
   $("share").value = shareText(attempt, rank);
 }
 
