@@ -175,6 +175,51 @@ def test_the_days_leaderboard_shows_ranks_and_the_own_rank_outside_the_top(
     context.close()
 
 
+def api_as(base: str, token: str, method: str, path: str, body: Any = None) -> Any:
+    """An API client's call to the browser tests' server (its own process and layer)."""
+    import json
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{base}/api/v1/{path}", data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        return json.load(answer)
+
+
+def test_an_open_days_leaderboard_follows_the_day_live(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    from rest_framework.authtoken.models import Token
+
+    base = asgi_server.url
+    token = Token.objects.create(user=make_player("lin")).key
+    close_connection()
+    page = browser.new_page(viewport=DESKTOP)
+    loads: list[str] = []
+    page.on("load", lambda loaded: loads.append(loaded.url))
+    page.goto(f"{base}/leaderboards/{daily.challenge_id}/")
+    page.wait_for_selector("#boardpage[data-ready='true']")
+    expect(page.locator("#ranking tbody")).to_contain_text("Nobody has finished yet.")
+    expect(page.locator("#boardpage")).to_have_attribute("data-live", "open")
+
+    # Another player, through the API: one action, then resigns; the page is not reloaded.
+    attempt = api_as(base, token, "POST", f"challenges/{daily.challenge_id}/start/")
+    action = attempt["legal_actions"][0]
+    api_as(
+        base,
+        token,
+        "POST",
+        f"attempts/{attempt['id']}/actions/",
+        {"offset": 0, "actions": [action]},
+    )
+    api_as(base, token, "POST", f"attempts/{attempt['id']}/resign/")
+    expect(page.locator("#ranking tbody tr[data-rank='1']")).to_contain_text("lin", timeout=10_000)
+    expect(page.locator("#counts")).to_contain_text("1 finished · 0 playing now")
+    assert len(loads) == 1, loads
+
+
 def test_the_profile_shows_stats_streaks_and_histograms_and_home_the_streak(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:

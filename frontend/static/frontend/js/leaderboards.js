@@ -1,6 +1,7 @@
 // Leaderboard pages: one day's board (with the signed-in player's own rank, even outside
 // the top) and the all-time board. Everything from the leaderboards API.
 import { api, el, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
+import { connectLive } from "./live.js";
 
 const root = document.getElementById("boardpage");
 const $ = (id) => document.getElementById(id);
@@ -79,6 +80,35 @@ async function loadDay() {
     $("my-rank").replaceChildren(el("a", { href: `/login/?next=${encodeURIComponent(window.location.pathname)}`, text: "Log in" }), " to see your own rank.");
   }
   say(`${data.top.length} ${data.top.length === 1 ? "player" : "players"} ranked.`);
+  if (!closed) followLive(challengeId);
+}
+
+// An open day's board follows the day live: each push of the challenge's socket (a game
+// finished, voided, progressed) reloads the board from the API, at most once a
+// LIVE_RELOAD_MS, so the own rank outside the top stays right too.
+const LIVE_RELOAD_MS = 1000;
+let following = false;
+
+function followLive(challengeId) {
+  if (following) return;
+  following = true;
+  let timer = 0;
+  let lastAt = 0;
+  const reload = () => {
+    timer = 0;
+    lastAt = performance.now();
+    loadDay().then(() => { root.dataset.liveReloads = String(Number(root.dataset.liveReloads || 0) + 1); },
+      () => {});
+  };
+  connectLive(challengeId, {
+    onMessage(msg) {
+      if (msg.type === "snapshot" || timer) return;
+      timer = window.setTimeout(reload, Math.max(0, LIVE_RELOAD_MS - (performance.now() - lastAt)));
+    },
+    onState(state) {
+      root.dataset.live = state;
+    },
+  });
 }
 
 async function loadAlltime() {
