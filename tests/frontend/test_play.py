@@ -184,6 +184,37 @@ def test_illegal_drop_is_refused_with_the_servers_explanation(
     context.close()
 
 
+CONTRAST = """(selector) => {
+    const rgb = (text) => text.match(/[0-9.]+/g).map(Number);
+    const opaque = (color) => color.length < 4 || color[3] > 0;
+    const lum = ([r, g, b]) => [r, g, b].map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+    const node = document.querySelector(selector);
+    const style = getComputedStyle(node);
+    let backdrop = null;
+    for (let up = node.parentElement; up && !backdrop; up = up.parentElement) {
+        const color = rgb(getComputedStyle(up).backgroundColor);
+        if (opaque(color)) backdrop = color;
+    }
+    backdrop = backdrop || [255, 255, 255];
+    const own = rgb(style.backgroundColor);
+    const opacity = Number(style.opacity);
+    const blend = (color) => color.slice(0, 3).map((v, i) => v * opacity + backdrop[i] * (1 - opacity));
+    const fg = blend(rgb(style.color));
+    const bg = blend(opaque(own) ? own : backdrop);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+def contrast_of(page: Any, selector: str) -> float:
+    """WCAG's contrast ratio of an element's text on its background, its opacity blended
+    over the first opaque background behind it."""
+    return float(page.evaluate(CONTRAST, selector))
+
+
 def drag_to(page: Any, src: str, dst: str) -> None:
     card = page.locator(f"#board .column[data-pile='{src}'] .card").last.bounding_box()
     target = page.locator(f"#board .column[data-pile='{dst}']").bounding_box()
@@ -240,6 +271,8 @@ def test_undo_after_a_deal_restores_the_board(
     sign_in(page, asgi_server.url, "cy", f"/play/{daily.challenge_id}/")
     open_play(page, asgi_server.url, daily.challenge_id)
     expect(page.locator("#deal")).to_have_text("Deal (5 left)")  # before Start too
+    assert page.locator("#deal").is_disabled()
+    assert contrast_of(page, "#deal") >= 4.5  # a disabled button's words stay legible
     start(page)
     before = board_labels(page)
     click_action(page, "deal")
