@@ -101,6 +101,8 @@ def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
     share = page.input_value("#share")
     assert "Astrocyte Daily" in share and "Spider (1 suit)" in share and "won" in share
     assert f"{len(solution)} actions" in share and "score" in share
+    assert "🟩" * 8 + " 8/8 runs home · won" in share
+    assert share.splitlines()[-1] == f"{asgi_server.url}/leaderboards/{daily.challenge_id}/"
     assert re.search(r"\d{4}-\d\d-\d\d", share)
     assert not re.search(r"\b[A2-9TJQK][SHDC]\b", share), "the share text shows a card"
     expect(page.locator("#undo")).to_be_disabled()
@@ -201,7 +203,8 @@ CONTRAST = """(selector) => {
     backdrop = backdrop || [255, 255, 255];
     const own = rgb(style.backgroundColor);
     const opacity = Number(style.opacity);
-    const blend = (color) => color.slice(0, 3).map((v, i) => v * opacity + backdrop[i] * (1 - opacity));
+    const blend = (color) =>
+        color.slice(0, 3).map((v, i) => v * opacity + backdrop[i] * (1 - opacity));
     const fg = blend(rgb(style.color));
     const bg = blend(opaque(own) ? own : backdrop);
     const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);

@@ -8,6 +8,7 @@ import {
   liveStateText,
   outcomeText,
   resultRows,
+  runsGrid,
   shareText,
 } from "../../../frontend/static/frontend/js/play/panels.js";
 import { smallView } from "./views.mjs";
@@ -17,13 +18,18 @@ const won = {
   action_count: 118, elapsed_seconds: 754, scoreTotal: 1234,
 };
 
-test("the share text tells the day, the outcome and the numbers, and no card", () => {
-  assert.equal(shareText(won, 3),
-    "Astrocyte Daily 2026-11-30 · Spider (1 suit)\nwon ✅ · 118 actions · 12:34 · score 1234 · rank 3");
-  const practice = { ...won, kind: "practice", date: null, won: false, end_reason: "resigned", variant: "astrocyte" };
-  assert.equal(shareText(practice, null),
-    "Astrocyte Daily practice · Astrocyte\nresigned ❌ · 118 actions · 12:34 · score 1234");
+test("the share text is a grid of the runs, the numbers, the day's link, and no card", () => {
+  assert.equal(shareText({ ...won, challenge_id: 9 }, 3, "https://play.example.org"),
+    "Astrocyte Daily 2026-11-30 · Spider (1 suit)\n" +
+    "🟩🟩🟩🟩🟩🟩🟩🟩 8/8 runs home · won\n" +
+    "118 actions · 12:34 · score 1234 · rank 3\n" +
+    "https://play.example.org/leaderboards/9/");
+  const practice = { ...won, kind: "practice", date: null, won: false, end_reason: "resigned", variant: "astrocyte", runs_completed: 3 };
+  assert.equal(shareText(practice, null, "https://play.example.org"),
+    "Astrocyte Daily practice · Astrocyte\n🟩🟩🟩⬜⬜⬜⬜⬜ 3/8 runs home · resigned\n118 actions · 12:34 · score 1234");
   assert.doesNotMatch(shareText(won, 3), /\b[A2-9TJQK][SHDC]\b/);
+  assert.equal(runsGrid(0), "⬜".repeat(8));
+  assert.equal(runsGrid(12), "🟩".repeat(8));
 });
 
 test("the result says how the game ended", () => {

@@ -13,15 +13,32 @@ export function outcomeText(attempt) {
   return attempt.end_reason === "resigned" ? "You resigned." : "The day closed.";
 }
 
-// The text to share: date, variant, outcome, actions, time, score, rank. Never a card.
-export function shareText(attempt, rank) {
+// The text to share, Wordle-like: the day and variant; a grid of the eight runs (one square
+// per run, filled when it went home) with the outcome; actions, time, score, rank; the day's
+// board to follow (a daily's only). Never a card.
+export const RUNS = 8;
+
+export function runsGrid(runsCompleted) {
+  const home = Math.max(0, Math.min(RUNS, runsCompleted || 0));
+  return "🟩".repeat(home) + "⬜".repeat(RUNS - home);
+}
+
+export function shareText(attempt, rank, origin = "") {
   const variant = VARIANT_NAMES[attempt.variant] || attempt.variant;
   if (attempt.kind === "practice") rank = null; // unranked, even a past daily's (the archive)
   const day = attempt.kind === "practice" && attempt.date ? `archive ${attempt.date}` : attempt.date || "practice";
-  const outcome = attempt.won ? "won ✅" : attempt.end_reason === "resigned" ? "resigned ❌" : "not won ❌";
-  return `Astrocyte Daily ${day} · ${variant}\n` +
-    `${outcome} · ${attempt.action_count} actions · ${formatSeconds(attempt.elapsed_seconds)} · score ${attempt.scoreTotal}` +
-    (rank ? ` · rank ${rank}` : "");
+  const outcome = attempt.won ? "won" : attempt.end_reason === "resigned" ? "resigned" : "not won";
+  const runs = attempt.won ? RUNS : attempt.runs_completed || 0;
+  const lines = [
+    `Astrocyte Daily ${day} · ${variant}`,
+    `${runsGrid(runs)} ${runs}/${RUNS} runs home · ${outcome}`,
+    `${attempt.action_count} actions · ${formatSeconds(attempt.elapsed_seconds)} · score ${attempt.scoreTotal}` +
+      (rank ? ` · rank ${rank}` : ""),
+  ];
+  if (attempt.kind === "ranked" && attempt.challenge_id && origin) {
+    lines.push(`${origin}/leaderboards/${attempt.challenge_id}/`);
+  }
+  return lines.join("\n");
 }
 
 // The rank row's value: the board's rank of a daily; for a game of the archive (practice of
@@ -68,7 +85,7 @@ export function renderResult($, { attempt, scoreParts, rank, wouldRank }) {
       ranked ? " · " : null,
       ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null)];
   $("result-body").replaceChildren(...parts.filter(Boolean));
-  $("share").value = shareText(attempt, rank);
+  $("share").value = shareText(attempt, rank, window.location.origin);
 }
 
 // --- hints (practice): the server's suggestion, drawn and said; never checked here ----------
