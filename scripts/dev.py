@@ -3,6 +3,7 @@
 
     python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload]
     python3.11 scripts/dev.py test [pytest arguments…]   # first the JavaScript unit tests (node)
+    python3.11 scripts/dev.py test --quick  # no service, browser or slow test: under a minute
     python3.11 scripts/dev.py screenshots # the browser tests' screenshots into docs/screenshots
     python3.11 scripts/dev.py lint
     python3.11 scripts/dev.py compose-smoke  # the compose stack built, scaled and played for real
@@ -316,7 +317,15 @@ def parallel_args(pytest_args: Sequence[str]) -> list[str]:
     return [] if chosen else ["-n", "auto"]
 
 
+# `test --quick`: what needs no service, no browser and no tool, and is not slow (marker
+# `slow`, tests/conftest.py): a developer's check in under a minute. CI runs everything.
+QUICK_MARKERS = "not (slow or postgres or redis or celery or browser or caddy or compose)"
+
+
 def command_test(pytest_args: list[str]) -> int:
+    if "--quick" in pytest_args:
+        pytest_args = [arg for arg in pytest_args if arg != "--quick"]
+        pytest_args = ["-m", QUICK_MARKERS, *pytest_args]
     ensure_installed()
     ensure_native()
     env = dict(os.environ)

@@ -107,6 +107,32 @@ def missing_service(item: pytest.Item) -> tuple[str, str] | None:
     return None
 
 
+# The modules whose tests run real solver searches, servers or threads for seconds each
+# (the largest summed durations of the suite's service-free part): marked `slow`, so that `scripts/dev.py test --quick` leaves them out. CI runs everything.
+SLOW_MODULES = frozenset(
+    {
+        "tests/engine/test_native.py",
+        "tests/games/test_admin.py",
+        "tests/games/test_dailies_command.py",
+        "tests/games/test_dailies_prepare.py",
+        "tests/games/test_deal_verify.py",
+        "tests/games/test_embedded_beat.py",
+        "tests/games/test_fair_play.py",
+        "tests/leaderboards/test_live.py",
+        "tests/solver/test_child.py",
+        "tests/solver/test_cli.py",
+        "tests/solver/test_improve.py",
+        "tests/solver/test_solver.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     missing = missing_service(item)
