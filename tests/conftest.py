@@ -108,7 +108,8 @@ def missing_service(item: pytest.Item) -> tuple[str, str] | None:
 
 
 # The modules whose tests run real solver searches, servers or threads for seconds each
-# (the largest summed durations of the suite's service-free part): marked `slow`, so that `scripts/dev.py test --quick` leaves them out. CI runs everything.
+# (the largest summed durations of the suite's service-free part): marked `slow`, so that
+# `scripts/dev.py test --quick` leaves them out. CI runs everything.
 SLOW_MODULES = frozenset(
     {
         "tests/engine/test_native.py",
