@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]  # no stubs in the lock
+import jsonschema
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
