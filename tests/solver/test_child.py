@@ -13,13 +13,20 @@ from games.solver import Progress, solve
 from games.solver.child import ChildSolverError, solve_in_child
 
 
-def children_niceness() -> list[int]:
-    """The niceness of this process's child processes (Linux /proc)."""
+def solver_children_niceness() -> list[int]:
+    """The niceness of this process's solver children (Linux /proc); other children (a
+    server or worker another test started) are not counted."""
     found = []
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
         for pid in (task / "children").read_text().split():
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            found.append(int(fields[16]))  # field 19 of stat: the nice value
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue  # ended meanwhile
+            if b"games.solver.child" in command:
+                fields = stat.rsplit(")", 1)[1].split()
+                found.append(int(fields[16]))  # field 19 of stat: the nice value
     return found
 
 
@@ -40,7 +47,7 @@ def test_the_child_reports_progress_at_the_niceness_asked() -> None:
 
     def progress(report: Progress) -> None:
         reports.append(report)
-        seen.extend(children_niceness())
+        seen.extend(solver_children_niceness())
 
     result = solve_in_child(
         "spider4", 6, niceness=10, seconds=60, max_memory_mb=1024, improve_nodes=120_000,
