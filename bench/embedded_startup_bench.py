@@ -24,7 +24,6 @@ import argparse
 import http.cookiejar
 import json
 import os
-import signal
 import socket
 import statistics
 import subprocess
@@ -36,11 +35,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench.prod_server import stop_server
+
 ROOT = Path(__file__).resolve().parent.parent
 DEADLINE_SECONDS = 180.0
 
 
 def free_port() -> int:
+    # (bench/midnight_bench.py has the same, but imports websockets: this bench runs on
+    # the system's python3.11 alone, before any venv)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -145,13 +148,7 @@ def one_run(requests: int) -> dict[str, float]:
             sys.stderr.write((Path(folder) / "server.log").read_text(errors="replace")[-4000:])
             raise
         finally:
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGTERM)
-                try:
-                    server.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(server.pid, signal.SIGKILL)
-                    server.wait()
+            stop_server(server)
             log.close()
     ordered = sorted(took)
     return {
