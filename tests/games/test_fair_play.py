@@ -128,6 +128,7 @@ def collect_reads(client: Client, reached: Reached, challenge: DailyChallenge, *
         f"/players/{username}/",
         "/archive/",
         f"/archive/{cid}/",
+        "/health/",
     ):
         response = reached.add(path, client.get(path))
         assert response.status_code < 500, (path, response.status_code)
