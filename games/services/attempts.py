@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -19,25 +18,24 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import (
-    ActionRefusedError,
     AttemptOverError,
     ChallengeNotOpenError,
     GamesError,
     NoPracticeDealError,
     NotFoundError,
-    NotStartedError,
-    OffsetConflictError,
 )
 from games.metrics import count_action_batch
 from games.models import Attempt, Deal
 from games.selectors import (
     attempt_board,
     day_end,
+    deal_board,
     day_is_closed,
     utc_today,
     visible_challenge,
 )
 from games.services.attempt_rows import lock_attempt, save_progress
+from games.services.batches import Batch, GameSoFar, play_batch
 from games.services.board_counts import board_counts_follow, board_key
 from games.services.plausibility import plausibility_flags
 from games.signals import attempt_finished, attempt_played, attempt_progressed, attempt_voided
@@ -318,132 +316,25 @@ def attempt_resign(*, attempt_id: int, player: Any, now: dt.datetime | None = No
 # --- playing ---------------------------------------------------------------------------
 
 
-def _refusal(error: engine.MoveError) -> ActionRefusedError:
-    kind = "invalid_action" if isinstance(error, engine.InvalidMoveError) else "illegal_action"
-    return ActionRefusedError(
-        f"Action {error.index} ({error.action!r}) refused: {error.message}",
-        code=kind,
-        details={
-            "index": error.index,
-            "action": error.action,
-            "kind": error.kind,
-            "reason": error.message,
-        },
+def _game_so_far(attempt: Attempt, closed_why: str | None) -> GameSoFar:
+    deal = attempt.deal
+    return GameSoFar(
+        dealt=lambda: deal_board(deal),
+        log=attempt.log,
+        action_times=attempt.action_times,
+        started_at=attempt.started_at,
+        over=attempt.is_over,
+        end_reason=attempt.end_reason,
+        closed_why=closed_why,
     )
 
 
-@dataclass
-class Batch:
-    """An accepted batch of actions: the position after it and what it showed the player.
-
-    The API renders it (its ``OutputSerializer`` reads these fields and properties); a
-    retry of the same batch makes an equal one, hence the same answer.
-    """
-
-    board: engine.Board
-    offset: int  # the log's length after the batch
-    elapsed: float  # the server time of the batch
-    revealed: list[dict[str, str]] = field(default_factory=list)
-    progressed: bool = False  # it dealt or sent a run home: a live push is due
-
-    @property
-    def action_count(self) -> int:
-        return self.offset
-
-    @property
-    def state(self) -> dict[str, Any]:
-        return engine.board_view(self.board)
-
-    @property
-    def deals_left(self) -> int:
-        return self.board.deals_left
-
-    @property
-    def runs_completed(self) -> int:
-        return self.board.complete_foundations
-
-    @property
-    def elapsed_seconds(self) -> float:
-        return round(self.elapsed, 3)
-
-    @property
-    def over(self) -> bool:
-        return self.board.is_won
-
-    @property
-    def legal_actions(self) -> list[str]:
-        return self.board.legal_actions()
-
-    @property
-    def won(self) -> bool:
-        return self.board.is_won
-
-    @property
-    def score(self) -> engine.Score:
-        return engine.score_breakdown(self.offset, self.elapsed, self.board)
-
-
-def _play_batch(board: engine.Board, actions: list[str], offset: int, elapsed: float) -> Batch:
-    """Push ``actions`` through the engine's checked path onto ``board`` (at ``offset`` of
-    the log), noting every card they turn face up.
-
-    Raises the engine's ``MoveError`` located at its index in the log at the first refusal;
-    the board is then left after the actions before it (callers use a throwaway board).
-    """
-    batch = Batch(board, offset + len(actions), elapsed)
-    for i, action in enumerate(actions):
-        try:
-            played = board.play(action)
-        except engine.MoveError as error:
-            raise error.at(offset + i) from None
-        batch.revealed += played.revealed_texts()
-        batch.progressed = batch.progressed or played.move.is_deal or played.runs_home > 0
-    return batch
-
-
-def _replayed_batch(attempt: Attempt, offset: int, count: int) -> Batch:
-    """The batch once stored at ``log[offset:offset + count]``, played again."""
-    board = attempt_board(attempt, upto=offset)
-    elapsed = float(attempt.action_times[offset + count - 1])
-    return _play_batch(board, attempt.log[offset : offset + count], offset, elapsed)
-
-
-def _push_locked(
-    attempt: Attempt, offset: int, actions: list[str], now: dt.datetime
-) -> Batch | GamesError:
-    stored = len(attempt.log)
-    why_closed = _close_if_due(attempt, now)
-    # A retry of a batch already stored: the same answer, and nothing changes.
-    if offset < stored and attempt.log[offset : offset + len(actions)] == actions:
-        return _replayed_batch(attempt, offset, len(actions))
-    if attempt.is_over:
-        return AttemptOverError(
-            why_closed or "This attempt is over: no more actions.",
-            details={"offset": stored, "end_reason": attempt.end_reason},
-        )
-    if now < attempt.started_at:
-        wait = (attempt.started_at - now).total_seconds()
-        return NotStartedError(
-            f"The race starts in {wait:.1f} s: no action before the start signal.",
-            details={"starts_at": attempt.started_at.isoformat(), "seconds": round(wait, 3)},
-        )
-    if offset != stored:
-        return OffsetConflictError(
-            f"The attempt holds {stored} actions: a batch at offset {offset} is stale or "
-            "ahead. Fetch the attempt and continue from its offset.",
-            details={"offset": stored},
-        )
-    elapsed = max(0.0, (now - attempt.started_at).total_seconds())
-    if attempt.action_times:
-        elapsed = max(elapsed, float(attempt.action_times[-1]))  # the clock never runs back
-    elapsed = round(elapsed, 6)  # as stored: a retry's answer is the same
-    try:
-        batch = _play_batch(attempt_board(attempt), actions, offset, elapsed)
-    except engine.MoveError as error:
-        return _refusal(error)
+def _store_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.datetime) -> None:
+    """Write an accepted batch onto the locked attempt (ending it when it won); its signals
+    go out after the commit."""
     board = batch.board
     attempt.log = [*attempt.log, *actions]
-    attempt.action_times = [*attempt.action_times, *([elapsed] * len(actions))]
+    attempt.action_times = [*attempt.action_times, *([batch.elapsed] * len(actions))]
     attempt.action_count = len(attempt.log)
     attempt.last_action_at = now
     attempt.deals_left = board.deals_left
@@ -456,7 +347,6 @@ def _push_locked(
         _finish(attempt, board, Attempt.EndReason.WON, now)
     else:
         save_progress(attempt)
-    return batch
 
 
 def attempt_push_actions(
@@ -467,25 +357,38 @@ def attempt_push_actions(
     actions: list[str],
     now: dt.datetime | None = None,
 ) -> Batch:
-    """Apply a batch of actions starting at ``offset`` of the stored log.
+    """Apply a batch of actions starting at ``offset`` of the stored log: the one path of
+    both transports (the HTTP endpoint, the play socket).
 
-    - ``offset == len(log)``: every action goes through the engine; the first refused one
-      refuses the whole batch (ActionRefusedError, nothing stored).
-    - the same actions already stored at ``offset``: a retry, answered as the first time.
-    - anything else: OffsetConflictError with the current offset.
-    A ranked attempt whose day is over is closed first (that is kept), then refused.
+    What the batch does is decided by ``games.services.batches.play_batch`` (a retry, a
+    refusal, or accepted); here the row lock, the write and the signals after the commit.
+    A ranked attempt whose day is over (or a race past its time) is closed first, and that
+    is kept even though the batch is then refused.
     """
+    actions = list(actions)
+    refused: GamesError | None = None
     with transaction.atomic():
         attempt = _locked(attempt_id, player)
         stored = len(attempt.log)
         # The clock is read under the lock, so the stored times of one attempt never go back.
-        outcome = _push_locked(attempt, offset, list(actions), now or timezone.now())
+        now = now or timezone.now()
+        why_closed = _close_if_due(attempt, now)
+        try:
+            batch = play_batch(_game_so_far(attempt, why_closed), offset, actions, now)
+        except GamesError as error:
+            refused = error  # raised after the commit: a closing just made is kept
+        else:
+            if not batch.retry:
+                _store_batch(attempt, batch, actions, now)
     count_action_batch(
-        kind=attempt.kind, actions=len(actions), outcome=outcome, retry=offset < stored
+        kind=attempt.kind,
+        actions=len(actions),
+        outcome=refused or batch,
+        retry=offset < stored,
     )
-    if isinstance(outcome, GamesError):
-        raise outcome
-    return outcome
+    if refused is not None:
+        raise refused
+    return batch
 
 
 # --- admins ----------------------------------------------------------------------------
