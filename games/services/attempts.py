@@ -29,8 +29,8 @@ from games.models import Attempt, Deal
 from games.selectors import (
     attempt_board,
     day_end,
-    deal_board,
     day_is_closed,
+    deal_board,
     utc_today,
     visible_challenge,
 )

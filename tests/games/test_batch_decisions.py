@@ -68,7 +68,7 @@ def answer(batch: Batch) -> tuple[object, ...]:
 def walk_in_batches(
     data: st.DataObject, variant: str, seed: int, steps: int
 ) -> tuple[GameSoFar, list[tuple[int, list[str], Batch]]]:
-    """Random legal actions in random batches of 1–4, each played at a random moment (often
+    """Random legal actions in random batches of 1 to 4, each played at a random moment (often
     earlier than the last: clocks of other servers differ)."""
     game = fresh(variant, seed)
     board = Board.deal(variant, seed)
