@@ -45,12 +45,11 @@ django_http_app = ThreadedWSGIApp(
     too_large=("application/json", json.dumps(TOO_LARGE).encode()),
 )
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.lifespan import lifespan  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.ws_security import websocket_stack  # noqa: E402
 
 # Everything loaded so far (Django, the apps, the URL and model machinery) lives as long as
 # the process: out of the garbage collector's sight, its full collections stay short.
@@ -59,9 +58,8 @@ gc.freeze()
 application = ProtocolTypeRouter(
     {
         "http": django_http_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # The session or an API token; the origin checked (config/ws_security.py).
+        "websocket": websocket_stack(URLRouter(websocket_urlpatterns)),
         # Only with `uvicorn --lifespan on` (the embedded run): celery beat's jobs in this
         # process when there is no REDIS_URL (config/lifespan.py).
         "lifespan": lifespan,

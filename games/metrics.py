@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from django.conf import settings
 from django.db import DatabaseError
 from django.db.models import Count, Q, Sum
-from prometheus_client import Counter
+from prometheus_client import Counter, Gauge
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -39,6 +39,16 @@ ACTION_BATCHES = Counter(
     ["outcome"],
 )
 REFUSALS = ("invalid_action", "illegal_action")
+PLAY_SOCKETS_OPEN = Gauge(
+    f"{PREFIX}_play_sockets_open",
+    "Play sockets (ws/attempts/<id>/play/) open now.",
+    multiprocess_mode="livesum",
+)
+PLAY_SOCKET_ANSWERS = Counter(
+    f"{PREFIX}_play_socket_answers",
+    "Answers to action batches sent over play sockets, by the HTTP status they stand for.",
+    ["status"],
+)
 
 
 def count_action_batch(*, kind: str, actions: int, outcome: object, retry: bool) -> None:
