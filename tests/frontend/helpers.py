@@ -36,6 +36,7 @@ class Recorder:
 
     responses: list[tuple[str, int, str]] = field(default_factory=list)
     frames: list[str] = field(default_factory=list)
+    play_frames: list[str] = field(default_factory=list)
 
     def attach(self, page: Page) -> None:
         page.on("response", self._response)
@@ -49,7 +50,10 @@ class Recorder:
         self.responses.append((response.url, response.status, body))
 
     def _websocket(self, socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: self.frames.append(str(payload)))
+        # The play socket answers the player as the HTTP API does: its frames are checked
+        # as API answers are; every other socket (live boards, rooms) carries no card.
+        frames = self.play_frames if "/play/" in socket.url else self.frames
+        socket.on("framereceived", lambda payload: frames.append(str(payload)))
 
 
 def hidden_card_problems(value: Any, path: str = "$", public: bool = False) -> list[str]:
@@ -107,6 +111,8 @@ def assert_no_hidden_cards(recorder: Recorder) -> None:
     assert checked > 0
     for frame in recorder.frames:
         assert not CARD_IN_JSON.search(frame), f"a live message carries a card: {frame[:200]}"
+    for frame in recorder.play_frames:
+        assert hidden_card_problems(json.loads(frame)) == [], frame[:200]
 
 
 def sign_in(page: Page, base: str, username: str, next_url: str) -> None:

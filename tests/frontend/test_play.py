@@ -298,31 +298,54 @@ def test_reload_resumes_and_a_lost_answer_is_retried_not_doubled(
     make_player("dee")
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
+    # The page plays over its play socket (ws/attempts/<id>/play/): this proxy passes every
+    # frame, until armed: then the server's next answer is lost, the socket with it.
+    lost: list[str] = []
+    armed: list[bool] = []
+    sent: list[str] = []
+
+    def play_socket(route: Any) -> None:
+        server = route.connect_to_server()
+
+        def from_server(message: str) -> None:
+            if armed and not lost and '"type": "answer"' in message:
+                lost.append(message)  # the server stored the batch; the page never hears
+                route.close(code=1011)
+                return
+            route.send(message)
+
+        def from_page(message: str) -> None:
+            sent.append(message)
+            server.send(message)
+
+        server.on_message(from_server)
+        route.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/attempts/\d+/play/$"), play_socket)
+    http_posts: list[str] = []
+    page.on(
+        "request",
+        lambda request: request.url.endswith("/actions/") and http_posts.append(request.url),
+    )
     sign_in(page, asgi_server.url, "dee", f"/play/{daily.challenge_id}/")
     open_play(page, asgi_server.url, daily.challenge_id)
     start(page)
     for action in daily.solution[:4]:
         click_action(page, action)
+    assert http_posts == []  # every action went over the socket
 
-    # The next post reaches the server, but its answer is lost: the client shows the
-    # banner, retries the same batch at the same offset, and the server answers as before.
-    lost: list[str] = []
-
-    def lose_answer(route: Any) -> None:
-        if not lost:
-            route.fetch()  # the server stores the action
-            lost.append(route.request.post_data or "")
-            route.abort("connectionreset")
-        else:
-            route.continue_()
-
-    page.route("**/actions/", lose_answer)
+    # The next batch reaches the server, but its answer is lost with the socket: the page
+    # shows the banner, sends the same batch at the same offset again, and the server
+    # answers as before.
+    armed.append(True)
     page.evaluate("a => { window.lostPost = window.astrocyte.send([a]); }", daily.solution[4])
-    expect(page.locator("#banner")).to_contain_text("Connection lost")
     wait_count(page, 5)
     expect(page.locator("#banner")).to_be_hidden()
-    assert '"offset":4' in lost[0].replace(" ", "")
-    page.unroute("**/actions/")
+    assert '"offset": 5' in lost[0]
+    # sent twice at offset 4 (over the new socket, or over HTTP while it reconnected),
+    # stored once
+    resent = [m for m in sent if '"offset":4' in m.replace(" ", "")] + http_posts
+    assert len(resent) == 2, (resent, http_posts)
     assert attempt(page)["offset"] == 5
 
     labels = board_labels(page)

@@ -33,10 +33,13 @@ export function throttleSeconds(answer) {
 // retry as it answered the first post, so an action whose answer was lost is neither lost
 // nor doubled. A 429 waits the seconds it names (onThrottled(seconds) first), then posts
 // again. Resolves to the deciding answer: 200 (applied), 409 (the offset is stale) or a
-// refusal with the server's words (400, a JSON 5xx …).
-export async function postBatch({ api, sleep, attemptId, offset, actions, onLost, onThrottled = () => {} }) {
+// refusal with the server's words (400, a JSON 5xx …). `socket` (socket.js): each try goes
+// over the play socket when it is open, else over HTTP; the server answers both alike.
+export async function postBatch({ api, sleep, attemptId, offset, actions, onLost, onThrottled = () => {}, socket = null }) {
   const body = { offset, actions };
-  const post = () => api("POST", `attempts/${attemptId}/actions/`, body);
+  const post = () => (socket && socket.usable
+    ? socket.request(body)
+    : api("POST", `attempts/${attemptId}/actions/`, body));
   for (;;) {
     const answer = await untilAnswered(post, { sleep, onLost });
     if (answer.status !== 429) return answer;

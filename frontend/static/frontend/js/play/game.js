@@ -10,6 +10,7 @@ import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
 import { renderResult } from "./panels.js";
+import { PlaySocket, playSocketUrl } from "./socket.js";
 
 export const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
@@ -37,6 +38,7 @@ export function createGame({ $, practice, challengeId }) {
     hint: null, // {src, dst, n, action}: the server's suggestion, drawn highlighted
     playing: new PlayingSet(),
     lastUpdate: 0,
+    socket: null, // the play socket of the attempt being played (socket.js)
   };
 
   const view = () => (S.attempt ? S.attempt.state : S.challenge && S.challenge.state);
@@ -143,6 +145,15 @@ export function createGame({ $, practice, challengeId }) {
     S.attempt = fromDetail(detail);
     if (detail.score_parts) S.scoreParts = detail.score_parts;
     takeServerClock(detail.elapsed_seconds);
+    followSocket();
+  }
+
+  // The play socket is open while the attempt is being played, and closed once it is over.
+  function followSocket() {
+    const wanted = playing() ? playSocketUrl(window.location, S.attempt.id) : null;
+    if (S.socket && S.socket.url === wanted) return;
+    if (S.socket) S.socket.close();
+    S.socket = wanted ? new PlaySocket(wanted) : null;
   }
 
   function applyAnswer(data) {
@@ -171,6 +182,7 @@ export function createGame({ $, practice, challengeId }) {
         attemptId: S.attempt.id,
         offset: S.attempt.offset,
         actions,
+        socket: S.socket,
         onLost: () => showBanner(`Connection lost: retrying (${actions.join(" ")})…`),
         onThrottled: (seconds) => showBanner(`Too many actions at once: waiting ${Math.ceil(seconds)} s…`),
       });
