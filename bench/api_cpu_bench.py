@@ -5,6 +5,7 @@ Run from the repository root, with PostgreSQL and Redis as in CI::
     .venv/bin/python -m bench.api_cpu_bench --handler asgi
     .venv/bin/python -m bench.api_cpu_bench --handler django-asgi   # Django's own ASGI handler
     .venv/bin/python -m bench.api_cpu_bench --handler wsgi          # Django's WSGI handler alone
+    .venv/bin/python -m bench.api_cpu_bench --handler socket        # over the play socket
 
 The load bench (``bench.api_load_bench``) measures the whole machine; this one isolates
 what the server process spends per request, which is what decides how many posts a core
@@ -15,6 +16,10 @@ not wall time). It recreates the database ``--database-url`` (default
 ranked attempt and posts ``--posts`` actions of the solution one by one, all players at
 once (asyncio; the ASGI handlers) or one after another (``wsgi``). Printed: CPU
 milliseconds per request (process time, all threads) and wall milliseconds per request.
+``--handler socket``: every player starts over HTTP and opens its play socket
+(``ws/attempts/<id>/play/``, through ``config.asgi``) before the clock starts; what is timed
+is the actions only, one message each, so the figure is CPU per accepted socket action
+(the handshake, once per game, is printed apart).
 ``--profile`` adds a cProfile of CPU time (only the main thread's: use ``--handler wsgi``).
 """
 
@@ -119,6 +124,48 @@ def wsgi_caller(application: Any) -> Any:
     return call
 
 
+class AsgiSocket:
+    """One play socket driven straight through the ASGI application, in this process."""
+
+    def __init__(self, application: Any, attempt_id: int, token: str) -> None:
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        path = f"/ws/attempts/{attempt_id}/play/"
+        scope = {
+            "type": "websocket",
+            "asgi": {"version": "3.0"},
+            "scheme": "ws",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"host", b"127.0.0.1"), (b"authorization", f"Token {token}".encode())],
+            "subprotocols": [],
+            "client": ("127.0.0.1", 5000),
+            "server": ("127.0.0.1", 8000),
+        }
+        self.task = asyncio.create_task(application(scope, self.inbox.get, self.outbox.put))
+        self.next_id = 0
+
+    async def connect(self) -> None:
+        await self.inbox.put({"type": "websocket.connect"})
+        accepted = await self.outbox.get()
+        ready = await self.outbox.get()
+        if accepted["type"] != "websocket.accept" or '"ready"' not in ready.get("text", ""):
+            sys.exit(f"play socket refused: {accepted} {ready}")
+
+    async def ask(self, payload: dict[str, Any]) -> tuple[int, Any]:
+        self.next_id += 1
+        message = json.dumps({"type": "actions", "id": self.next_id, **payload})
+        await self.inbox.put({"type": "websocket.receive", "text": message})
+        answer = json.loads((await self.outbox.get())["text"])
+        return answer["status"], answer["body"]
+
+    async def close(self) -> None:
+        await self.inbox.put({"type": "websocket.disconnect", "code": 1000})
+        await self.task
+
+
 def check(result: tuple[int, Any], what: str) -> Any:
     status, answer = result
     if status not in (200, 201):
@@ -128,7 +175,9 @@ def check(result: tuple[int, Any], what: str) -> Any:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--handler", choices=["asgi", "django-asgi", "wsgi"], default="asgi")
+    parser.add_argument(
+        "--handler", choices=["asgi", "django-asgi", "wsgi", "socket"], default="asgi"
+    )
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/astrocyte_bench_cpu"
     )
@@ -165,6 +214,49 @@ def main() -> None:
         def run(batch: list[str]) -> None:
             for token in batch:
                 play(token)
+    elif args.handler == "socket":
+        from config.asgi import application
+
+        acall = asgi_caller(application)
+        sockets: dict[str, AsgiSocket] = {}
+
+        async def opened(token: str) -> None:
+            attempt = check(await acall(start_path, token, None), "start")
+            sockets[token] = AsgiSocket(application, attempt["id"], token)
+            await sockets[token].connect()
+
+        async def splay(token: str) -> None:
+            for n in range(args.posts):
+                payload = {"offset": n, "actions": [solution[n]]}
+                check(await sockets[token].ask(payload), "socket action")
+            await sockets.pop(token).close()
+
+        async def together_socket(batch: list[str]) -> None:
+            await asyncio.gather(*(opened(token) for token in batch))
+            await asyncio.gather(*(splay(token) for token in batch))
+
+        def run(batch: list[str]) -> None:
+            asyncio.run(together_socket(batch))
+
+        def run_timed(batch: list[str]) -> tuple[float, float, int]:
+            async def go() -> tuple[float, float, int]:
+                # the sockets are opened first, outside the clock
+                handshake = time.process_time()
+                await asyncio.gather(*(opened(token) for token in batch))
+                handshake = time.process_time() - handshake
+                print(
+                    f"socket: start + handshake {handshake / len(batch) * 1000:.2f} ms CPU "
+                    "a player (not in the figure below)"
+                )
+                cpu, wall = time.process_time(), time.perf_counter()
+                await asyncio.gather(*(splay(token) for token in batch))
+                return (
+                    time.process_time() - cpu,
+                    time.perf_counter() - wall,
+                    len(batch) * args.posts,
+                )
+
+            return asyncio.run(go())
     else:
         if args.handler == "asgi":
             from config.asgi import application
@@ -194,13 +286,19 @@ def main() -> None:
 
         profiler = cProfile.Profile(time.process_time)
         profiler.enable()
-    cpu, wall = time.process_time(), time.perf_counter()
-    run(tokens[2:])
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    requests = (len(tokens) - 2) * (args.posts + 1)
+    if args.handler == "socket":
+        cpu, wall, requests = run_timed(tokens[2:])
+        what = f"{requests} socket actions ({len(tokens) - 2} players x {args.posts})"
+    else:
+        cpu, wall = time.process_time(), time.perf_counter()
+        run(tokens[2:])
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        requests = (len(tokens) - 2) * (args.posts + 1)
+        what = (
+            f"{requests} requests ({len(tokens) - 2} players x {args.posts} posts + their starts)"
+        )
     print(
-        f"{args.handler}: {requests} requests ({len(tokens) - 2} players x {args.posts} posts "
-        f"+ their starts): CPU {cpu / requests * 1000:.2f} ms/request, "
+        f"{args.handler}: {what}: CPU {cpu / requests * 1000:.2f} ms/request, "
         f"wall {wall / requests * 1000:.2f} ms/request"
     )
     if profiler is not None:

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import prod_server
+from bench.ws_play_client import PlaySocketClient, SocketClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_POSTS_PER_S = 300.0
@@ -346,6 +347,7 @@ class Shared:
     solution: list[str]
     spare_tokens: list[str]
     interval: float  # seconds between one player's posts; 0 = closed loop
+    transport: str = "http"  # or "socket": the actions over ws/attempts/<id>/play/
     server_pid: int | None = None
     stop_at: float = 0.0
 
@@ -362,14 +364,40 @@ async def start_attempt(conn: Connection, shared: Shared, tally: Tally) -> int:
     return int(body["id"])
 
 
+class Player:
+    """One player's connection: the start over HTTP, the actions over HTTP or the socket."""
+
+    def __init__(self, shared: Shared, token: str) -> None:
+        self.shared = shared
+        self.conn = Connection(shared.port, token)
+        self.socket: PlaySocketClient | None = None
+        self.attempt_id = 0
+
+    async def start(self, tally: Tally) -> None:
+        self.attempt_id = await start_attempt(self.conn, self.shared, tally)
+        if self.shared.transport == "socket":
+            self.socket = PlaySocketClient(self.shared.port, self.conn.token)
+            await self.socket.open(self.attempt_id)
+
+    async def post(self, payload: dict[str, Any]) -> tuple[int, Any]:
+        if self.socket is not None:
+            return await self.socket.ask(payload)
+        return await self.conn.post(f"/api/v1/attempts/{self.attempt_id}/actions/", payload)
+
+    async def close(self) -> None:
+        await self.conn.close()
+        if self.socket is not None:
+            await self.socket.close()
+
+
 async def player(
     token: str, shared: Shared, tally: Tally, go: asyncio.Event, gate: asyncio.Semaphore
 ) -> None:
-    conn = Connection(shared.port, token)
+    me = Player(shared, token)
     try:
         try:
             async with gate:
-                attempt_id = await start_attempt(conn, shared, tally)
+                await me.start(tally)
         finally:
             tally.ready += 1
         offset = 0
@@ -388,12 +416,11 @@ async def player(
                 due = now
             if time.perf_counter() >= shared.stop_at:
                 return
-            path = f"/api/v1/attempts/{attempt_id}/actions/"
             payload = {"offset": offset, "actions": [shared.solution[offset]]}
             sent = time.perf_counter()
             try:
-                status, body = await conn.post(path, payload)
-            except (OSError, asyncio.IncompleteReadError, HttpError) as error:
+                status, body = await me.post(payload)
+            except (OSError, asyncio.IncompleteReadError, HttpError, SocketClosed) as error:
                 if tally.recording:
                     tally.count(type(error).__name__)
                     tally.errors.append(repr(error))
@@ -416,11 +443,12 @@ async def player(
                     tally.wins += 1
                     if not shared.spare_tokens:
                         return
-                    await conn.close()
-                    conn = Connection(shared.port, shared.spare_tokens.pop())
-                    attempt_id, offset = await start_attempt(conn, shared, tally), 0
-            elif status == 409 and body.get("details", {}).get("offset") is not None:
-                offset = int(body["details"]["offset"])
+                    await me.close()
+                    me = Player(shared, shared.spare_tokens.pop())
+                    await me.start(tally)
+                    offset = 0
+            elif status == 409 and (body["error"].get("details") or {}).get("offset") is not None:
+                offset = int(body["error"]["details"]["offset"])
             else:
                 if tally.recording and len(tally.errors) < 20:
                     tally.errors.append(f"{status}: {json.dumps(body)[:300]}")
@@ -433,7 +461,7 @@ async def player(
         tally.count(type(error).__name__)
         tally.errors.append(f"player stopped: {error!r}")
     finally:
-        await conn.close()
+        await me.close()
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -518,6 +546,12 @@ def main() -> None:
         "--start-concurrency", type=int, default=200, help="players starting at once"
     )
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument(
+        "--transport",
+        choices=["http", "socket"],
+        default="http",
+        help="actions as HTTP posts, or over each player's play socket (ws/attempts/<id>/play/)",
+    )
     parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     parser.add_argument("--client-cpu", type=int, help="pin this client to one core")
     parser.add_argument("--no-server", action="store_true", help="use a server already on --port")
@@ -571,12 +605,14 @@ def main() -> None:
             solution=solution,
             spare_tokens=tokens[args.players :],
             interval=args.players / args.rate if args.rate else 0.0,
+            transport=args.transport,
             server_pid=server.pid if server is not None else None,
         )
         result = asyncio.run(run(args, shared, [fetched, *tokens[: args.players - 1]]))
     finally:
         if server is not None:
             prod_server.stop_server(server)
+    result["transport"] = args.transport
     result["server"] = {
         "command": f"scripts/dev.py run --prod --workers {args.workers}",
         "workers": args.workers,

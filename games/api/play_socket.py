@@ -116,6 +116,9 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
     attempt_id: int
     user: Any = None
     counted_open = False
+    # The position after this socket's last answer, (log length, board): the next batch
+    # starts from it instead of replaying the log, while nobody else has played meanwhile.
+    position: tuple[int, Any] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -213,6 +216,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 player=self.user,
                 offset=data.validated_data["offset"],
                 actions=data.validated_data["actions"],
+                known=self.position,
             )
         except DomainError as error:
             return _refusal(ident, error)
@@ -224,4 +228,6 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 "unavailable", "The database cannot be reached: send the same batch again."
             )
             return _answer(ident, 503, body)
-        return _answer(ident, 200, render(AttemptActionsApi.OutputSerializer, batch))
+        text = _answer(ident, 200, render(AttemptActionsApi.OutputSerializer, batch))
+        self.position = (batch.offset, batch.board)  # rendered: it is not changed any more
+        return text

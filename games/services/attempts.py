@@ -316,9 +316,12 @@ def attempt_resign(*, attempt_id: int, player: Any, now: dt.datetime | None = No
 # --- playing ---------------------------------------------------------------------------
 
 
-def _game_so_far(attempt: Attempt, closed_why: str | None) -> GameSoFar:
+def _game_so_far(
+    attempt: Attempt, closed_why: str | None, known: tuple[int, engine.Board] | None
+) -> GameSoFar:
     deal = attempt.deal
     return GameSoFar(
+        known=known,
         dealt=lambda: deal_board(deal),
         log=attempt.log,
         action_times=attempt.action_times,
@@ -356,9 +359,13 @@ def attempt_push_actions(
     offset: int,
     actions: list[str],
     now: dt.datetime | None = None,
+    known: tuple[int, engine.Board] | None = None,
 ) -> Batch:
     """Apply a batch of actions starting at ``offset`` of the stored log: the one path of
     both transports (the HTTP endpoint, the play socket).
+
+    ``known``: a position the caller holds, (log length, board), e.g. the board of its
+    last answer: it saves replaying the log when the log still has that length.
 
     What the batch does is decided by ``games.services.batches.play_batch`` (a retry, a
     refusal, or accepted); here the row lock, the write and the signals after the commit.
@@ -374,7 +381,7 @@ def attempt_push_actions(
         now = now or timezone.now()
         why_closed = _close_if_due(attempt, now)
         try:
-            batch = play_batch(_game_so_far(attempt, why_closed), offset, actions, now)
+            batch = play_batch(_game_so_far(attempt, why_closed, known), offset, actions, now)
         except GamesError as error:
             refused = error  # raised after the commit: a closing just made is kept
         else:

@@ -39,9 +39,14 @@ class GameSoFar:
     over: bool
     end_reason: str = ""
     closed_why: str | None = None  # why it was closed just now (its day or time is over)
+    # A position the caller already holds: (the log's length then, the board), e.g. the
+    # play socket's after its last batch. A log only grows, so its length names its prefix.
+    known: tuple[int, engine.Board] | None = None
 
     def board_at(self, upto: int) -> engine.Board:
         """The position after the first ``upto`` stored actions (through the checked path)."""
+        if self.known is not None and self.known[0] == upto <= len(self.log):
+            return self.known[1].copy()
         board = self.dealt()
         result = engine.replay_on(board, list(self.log[:upto]))
         if result.error is not None:  # pragma: no cover - only accepted actions are stored

@@ -201,3 +201,31 @@ def test_before_the_start_signal_the_race_says_how_long_to_wait() -> None:
     # at the signal it plays, at 0 s
     batch = play_batch(game, 0, ["deal"], T0 + dt.timedelta(seconds=2.5))
     assert batch.elapsed == 0.0 and batch.progressed
+
+
+@FAST
+@given(variant=variants, seed=seeds, data=st.data())
+def test_a_known_position_answers_as_a_replay_of_the_log(
+    variant: str, seed: int, data: st.DataObject
+) -> None:
+    game, played = walk_in_batches(data, variant, seed, steps=30)
+    if not played or game.over:
+        return
+    last = played[-1][2]
+    legal = game.board_at(len(game.log)).legal_actions()
+    actions = [data.draw(st.sampled_from(legal))] if legal else ["deal"]
+    now = T0 + dt.timedelta(seconds=900)
+    known = dataclasses.replace(game, known=(last.offset, last.board))
+    try:
+        replayed = answer(play_batch(game, len(game.log), actions, now))
+    except ActionRefusedError as refused:
+        with pytest.raises(ActionRefusedError) as again:
+            play_batch(known, len(game.log), actions, now)
+        assert again.value.details == refused.details
+        return
+    assert answer(play_batch(known, len(game.log), actions, now)) == replayed
+    # and the held board is not changed by playing from it
+    assert board_view(last.board) == board_view(game.board_at(len(game.log)))
+    # a known position of another length is not used
+    stale = dataclasses.replace(game, known=(last.offset - 1, last.board))
+    assert answer(play_batch(stale, len(game.log), actions, now)) == replayed
