@@ -323,10 +323,12 @@ def test_reload_resumes_and_a_lost_answer_is_retried_not_doubled(
 
     page.route_web_socket(re.compile(r"/ws/attempts/\d+/play/$"), play_socket)
     http_posts: list[str] = []
-    page.on(
-        "request",
-        lambda request: request.url.endswith("/actions/") and http_posts.append(request.url),
-    )
+
+    def seen(request: Any) -> None:
+        if request.url.endswith("/actions/"):
+            http_posts.append(request.url)
+
+    page.on("request", seen)
     sign_in(page, asgi_server.url, "dee", f"/play/{daily.challenge_id}/")
     open_play(page, asgi_server.url, daily.challenge_id)
     start(page)
