@@ -101,27 +101,28 @@ def _window_key(key: str, window: int) -> str:
     return f"{key}:{window}"
 
 
-def bump_window(cache: Any, key: str, window: int, ttl: int) -> tuple[int, int]:
-    """Count one request in ``window``; the counts of ``window`` (with it) and ``window-1``."""
+def bump_window(cache: Any, key: str, window: int, ttl: int, cost: int = 1) -> tuple[int, int]:
+    """Count ``cost`` requests in ``window``; the counts of ``window`` (with them) and
+    ``window-1``."""
     current_key, previous_key = _window_key(key, window), _window_key(key, window - 1)
     if isinstance(cache, SharedRedisCache):
         current_key = cache.make_and_validate_key(current_key)
         previous_key = cache.make_and_validate_key(previous_key)
         pipe = cache.redis_client().pipeline(transaction=False)
-        pipe.incr(current_key)
+        pipe.incrby(current_key, cost)
         pipe.expire(current_key, ttl)
         pipe.get(previous_key)
         current, _, previous = pipe.execute()
         return int(current), int(previous or 0)
     cache.add(current_key, 0, ttl)
-    return int(cache.incr(current_key)), int(cache.get(previous_key) or 0)
+    return int(cache.incr(current_key, cost)), int(cache.get(previous_key) or 0)
 
 
-def unbump_window(cache: Any, key: str, window: int) -> None:
+def unbump_window(cache: Any, key: str, window: int, cost: int = 1) -> None:
     """Take back a refused request's count."""
     # (ValueError: the window's counter expired meanwhile, nothing to take back)
     with contextlib.suppress(ValueError):
-        cache.decr(_window_key(key, window))
+        cache.decr(_window_key(key, window), cost)
 
 
 def seconds_to_wait(
@@ -137,15 +138,18 @@ def seconds_to_wait(
     return max(0.0, needed - fraction) * duration
 
 
-def take_request(cache: Any, key: str, limit: int, duration: int, now: float) -> float | None:
-    """Count one request of ``key`` at ``now``: None if within ``limit`` per ``duration``
-    seconds (or the counters are unreachable: fail open), else the seconds to wait."""
+def take_request(
+    cache: Any, key: str, limit: int, duration: int, now: float, cost: int = 1
+) -> float | None:
+    """Count ``cost`` requests of ``key`` at ``now``: None if within ``limit`` per
+    ``duration`` seconds (or the counters are unreachable: fail open), else the seconds to
+    wait (nothing is counted then)."""
     window = math.floor(now / duration)
     outage = counter_outage(cache)
     if outage.skipping():
         return None
     try:
-        current, previous = bump_window(cache, key, window, ttl=2 * duration + 1)
+        current, previous = bump_window(cache, key, window, ttl=2 * duration + 1, cost=cost)
     except COUNTER_ERRORS as error:
         outage.failed(error)
         return None
@@ -155,8 +159,38 @@ def take_request(cache: Any, key: str, limit: int, duration: int, now: float) ->
     if previous * weight + current <= limit:
         return None
     with contextlib.suppress(*COUNTER_ERRORS):  # a lost take-back only over-counts
-        unbump_window(cache, key, window)
-    return seconds_to_wait(limit, duration, current - 1, previous, into_window)
+        unbump_window(cache, key, window, cost)
+    return seconds_to_wait(limit, duration, current - cost, previous, into_window)
+
+
+class RequestLease:
+    """A long-lived client's requests (a play socket's batches) taken from the shared
+    window counter of ``key`` a lease at a time: one round trip per ``size`` requests
+    instead of one per request, counted before they are made (so never fewer than made).
+
+    A lease is good for ``duration`` seconds at most; when the counter has no room for a
+    whole lease, requests are taken one by one, exactly as ``take_request`` does, so the
+    limit holds to the request: at most ``size - 1`` of an expired lease go uncounted-for.
+    """
+
+    def __init__(self, key: str, limit: int, duration: int, size: int) -> None:
+        self.key, self.limit, self.duration = key, limit, duration
+        self.size = max(1, min(size, limit))
+        self.left = 0
+        self.until = 0.0
+
+    def take(self, cache: Any, now: float) -> float | None:
+        """None if one more request may go now, else the seconds to wait."""
+        if self.left > 0 and now < self.until:
+            self.left -= 1
+            return None
+        self.left = 0
+        if self.size > 1 and (
+            take_request(cache, self.key, self.limit, self.duration, now, self.size) is None
+        ):
+            self.left, self.until = self.size - 1, now + self.duration
+            return None
+        return take_request(cache, self.key, self.limit, self.duration, now)
 
 
 class WindowRateThrottle(ScopedRateThrottle):

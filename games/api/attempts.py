@@ -29,6 +29,8 @@ from games.services.hints import attempt_hint
 
 # An offset no log reaches (a day's play is a few thousand actions), far inside bigint.
 MAX_LOG_OFFSET = 1_000_000
+# The longest action the notation has room for (docs/rules.md), with some to spare.
+MAX_ACTION_CHARS = 16
 # Bytes per action in a post's body: a 16-character action, quoted, with room for layout.
 ACTION_BODY_BYTES = 48
 
@@ -85,7 +87,9 @@ class AttemptActionsApi(APIView):
             return {
                 "offset": serializers.IntegerField(min_value=0, max_value=MAX_LOG_OFFSET),
                 "actions": serializers.ListField(
-                    child=StrictActionField(max_length=16, allow_blank=True, trim_whitespace=False),
+                    child=StrictActionField(
+                        max_length=MAX_ACTION_CHARS, allow_blank=True, trim_whitespace=False
+                    ),
                     min_length=1,
                 ),
             }

@@ -31,24 +31,31 @@ logged but the attempt's id and the message's status.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import caches
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, connections
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import ScopedRateThrottle
 
 from core.api_errors import DomainError, error_body
 from core.consumers import DirectDispatch
-from core.throttles import take_request
-from games.api.attempts import AttemptActionsApi, actions_body_budget
+from core.throttles import RequestLease
+from games.api.attempts import (
+    MAX_ACTION_CHARS,
+    MAX_LOG_OFFSET,
+    AttemptActionsApi,
+    actions_body_budget,
+)
 from games.api.rendering import render
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
 from games.selectors import attempt_for_player
@@ -64,24 +71,82 @@ THROTTLE_SCOPE = AttemptActionsApi.throttle_scope
 # Room for the message's type and id around the largest batch the endpoint reads.
 FRAME_OVERHEAD_CHARS = 256
 
-# The socket's database work runs on a pool of its own threads, not on asgiref's one
-# thread-sensitive thread (every consumer's reads queue there): each thread takes its
-# connection from the process's pool for one message and gives it back (CONN_MAX_AGE 0).
+# The sockets' database work runs on a few threads of their own (half of WEB_THREADS, at
+# least 2), not on asgiref's one thread-sensitive thread (every consumer's reads queue
+# there). Each of them keeps its database connection from one message to the next (the
+# per-request checkout and health check of the pool, gone), and gives it back after an
+# error; with the HTTP threads that stays under DATABASE_POOL_MAX_SIZE.
 _executor: ThreadPoolExecutor | None = None
+
+
+def socket_threads() -> int:
+    return max(2, settings.WEB_THREADS // 2)
 
 
 def _pool() -> ThreadPoolExecutor:
     global _executor
     if _executor is None:
         _executor = ThreadPoolExecutor(
-            max_workers=settings.WEB_THREADS, thread_name_prefix="play-socket"
+            max_workers=socket_threads(), thread_name_prefix="play-socket"
         )
     return _executor
 
 
+def _with_held_connection(function: Any, *args: Any) -> Any:
+    if connection.errors_occurred:  # a failure last time: keep the connection if it works
+        if connection.is_usable():
+            connection.errors_occurred = False
+        else:
+            connection.close()
+    try:
+        return function(*args)
+    except DatabaseError:
+        connection.close()
+        raise
+
+
 def in_pool(function: Any) -> Any:
-    """``function`` run on the socket's threads, database connections tidied around it."""
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_pool())
+    """``function`` run on the socket's threads, on the thread's own database connection."""
+    return SyncToAsync(
+        functools.partial(_with_held_connection, function),
+        thread_sensitive=False,
+        executor=_pool(),
+    )
+
+
+def release_connections() -> None:
+    """Give back the connection each socket thread holds (tests; a process that stops)."""
+    if _executor is None:
+        return
+    count = socket_threads()
+    barrier = threading.Barrier(count)  # one task on each thread, every thread at once
+
+    def release() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for future in [_executor.submit(release) for _ in range(count)]:
+        future.result()
+
+
+def fast_batch(message: dict[str, Any]) -> tuple[int, list[str]] | None:
+    """``(offset, actions)`` when the message is plainly what the input serializer takes
+    (an integer offset in range, 1 to ACTIONS_MAX_BATCH short ASCII strings), else None:
+    then the serializer itself checks it and says what is wrong, in its own words."""
+    offset, actions = message.get("offset"), message.get("actions")
+    if type(offset) is not int or not 0 <= offset <= MAX_LOG_OFFSET:
+        return None
+    if type(actions) is not list or not 0 < len(actions) <= settings.ACTIONS_MAX_BATCH:
+        return None
+    for action in actions:
+        if (
+            type(action) is not str
+            or len(action) > MAX_ACTION_CHARS
+            or not action.isascii()
+            or "\x00" in action
+        ):
+            return None
+    return offset, actions
 
 
 def max_frame_chars() -> int:
@@ -101,15 +166,17 @@ def _invalid(ident: Any, details: Any) -> str:
     return _answer(ident, 400, error_body("invalid", "The request is not valid.", details))
 
 
-def _throttle_wait(player_id: int) -> float | None:
-    """The seconds to wait before another batch (the HTTP endpoint's own counter), or None."""
+def throttle_lease(player_id: int) -> RequestLease | None:
+    """The socket's share of the HTTP endpoint's own ``actions`` counter for this player:
+    taken a lease at a time (a second's worth of the rate, at least one), None when the
+    rate is off."""
     throttle = ScopedRateThrottle()
     throttle.scope = THROTTLE_SCOPE
     limit, duration = throttle.parse_rate(throttle.get_rate())
     if limit is None or duration is None:
         return None
     key = throttle.cache_format % {"scope": THROTTLE_SCOPE, "ident": player_id}
-    return take_request(caches["default"], key, limit, duration, time.time())
+    return RequestLease(key, limit, duration, size=limit // max(1, duration))
 
 
 class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
@@ -119,6 +186,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # The position after this socket's last answer, (log length, board): the next batch
     # starts from it instead of replaying the log, while nobody else has played meanwhile.
     position: tuple[int, Any] | None = None
+    lease: RequestLease | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -142,6 +210,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self._close_with(CLOSE_UNAUTHENTICATED, code, message)
             return
         self.user = user
+        self.lease = throttle_lease(user.pk)
         offset = await in_pool(self._stored_offset)()
         if offset is None:
             await self._close_with(CLOSE_NOT_FOUND, "not_found", "No such attempt.")
@@ -200,22 +269,26 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return _invalid(
                 None, {"id": [f"A string of 1 to {MAX_ID_CHARS} characters or an integer."]}
             )
-        wait = _throttle_wait(self.user.pk)
+        wait = None if self.lease is None else self.lease.take(caches["default"], time.time())
         if wait is not None:
             throttled = Throttled(wait)
             body = error_body("throttled", str(throttled.detail), {"wait": wait})
             return _answer(ident, 429, body)
-        data = AttemptActionsApi.InputSerializer(
-            data={key: message[key] for key in ("offset", "actions") if key in message}
-        )
-        if not data.is_valid():
-            return _invalid(ident, data.errors)
+        batch_in = fast_batch(message)
+        if batch_in is None:
+            data = AttemptActionsApi.InputSerializer(
+                data={key: message[key] for key in ("offset", "actions") if key in message}
+            )
+            if not data.is_valid():
+                return _invalid(ident, data.errors)
+            batch_in = data.validated_data["offset"], data.validated_data["actions"]
+        offset, actions = batch_in
         try:
             batch = attempt_push_actions(
                 attempt_id=self.attempt_id,
                 player=self.user,
-                offset=data.validated_data["offset"],
-                actions=data.validated_data["actions"],
+                offset=offset,
+                actions=actions,
                 known=self.position,
             )
         except DomainError as error:

@@ -17,8 +17,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.test import RequestFactory
 
+from core import throttles
 from core.redis_cache import SharedRedisCache
-from core.throttles import AddressRateThrottle, WindowRateThrottle
+from core.throttles import AddressRateThrottle, RequestLease, WindowRateThrottle
+from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +142,40 @@ def test_the_address_throttle_counts_by_address_even_when_signed_in(
         return throttle.allow_request(request, Login())  # type: ignore[arg-type]
 
     assert [ask(False), ask(True), ask(True)] == [True, True, False]
+
+
+def test_a_lease_takes_requests_from_the_shared_counter_a_few_at_a_time(
+    cache_kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A play socket's lease (RequestLease) and HTTP posts (the throttle) share one count:
+    together they never get more than the limit, and the lease goes one by one when the
+    counter has no room for a whole lease."""
+    cache = caches["default"]
+    clock = Clock(1_000_020.0)  # 20 s into a 60 s window
+    player = make_player("lea")
+    http = asker("10/min", clock, monkeypatch, user=player)
+    lease = RequestLease(f"throttle_actions_{player.pk}", limit=10, duration=60, size=4)
+    calls: list[int] = []
+    real = throttles.take_request
+
+    def counted(*args: Any, **kwargs: Any) -> float | None:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(throttles, "take_request", counted)
+    assert [lease.take(cache, clock.now) for _ in range(4)] == [None] * 4
+    assert len(calls) == 1  # one round trip for four requests
+    for _ in range(4):
+        assert http()[0]  # 8 counted now
+    # no room for a lease of 4: one at a time, exactly
+    assert lease.take(cache, clock.now) is None
+    assert lease.take(cache, clock.now) is None
+    wait = lease.take(cache, clock.now)
+    assert wait is not None and wait > 0
+    assert http() == (False, http()[1])
+    # a lease is good for one duration at most
+    old = RequestLease("throttle_actions_8", limit=100, duration=60, size=5)
+    assert old.take(cache, clock.now) is None and old.left == 4
+    calls.clear()
+    assert old.take(cache, clock.now + 61) is None
+    assert len(calls) == 1

@@ -18,7 +18,6 @@ import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
@@ -26,7 +25,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
 
 from config.asgi import application
-from games.api.play_socket import in_pool
+from games.api.play_socket import release_connections
 from games.models import Attempt
 from games.services.attempts import attempt_start_ranked
 from leaderboards import live
@@ -51,8 +50,7 @@ async def _no_connection_left_behind(
     yield
     await asyncio.sleep(0.5)
     await db(_close_connections)()
-    for _ in range(settings.WEB_THREADS):
-        await in_pool(_close_connections)()
+    await asyncio.to_thread(release_connections)
 
 
 def _close_connections() -> None:
