@@ -59,7 +59,7 @@ from games.api.attempts import (
 from games.api.rendering import render
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
 from games.selectors import attempt_for_player
-from games.services.attempts import attempt_push_actions
+from games.services.attempts import PlayCursor, attempt_push_actions
 
 log = logging.getLogger(__name__)
 
@@ -183,9 +183,9 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
     attempt_id: int
     user: Any = None
     counted_open = False
-    # The position after this socket's last answer, (log length, board): the next batch
-    # starts from it instead of replaying the log, while nobody else has played meanwhile.
-    position: tuple[int, Any] | None = None
+    # The attempt and the board after this socket's last batch: the next one is decided on
+    # it and written without the row lock while nobody else plays (games.services.attempts).
+    cursor: PlayCursor
     lease: RequestLease | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -197,6 +197,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
+        self.cursor = PlayCursor()
         await self.accept()
         self.counted_open = True
         PLAY_SOCKETS_OPEN.inc()
@@ -289,7 +290,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 player=self.user,
                 offset=offset,
                 actions=actions,
-                known=self.position,
+                cursor=self.cursor,
             )
         except DomainError as error:
             return _refusal(ident, error)
@@ -301,6 +302,4 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 "unavailable", "The database cannot be reached: send the same batch again."
             )
             return _answer(ident, 503, body)
-        text = _answer(ident, 200, render(AttemptActionsApi.OutputSerializer, batch))
-        self.position = (batch.offset, batch.board)  # rendered: it is not changed any more
-        return text
+        return _answer(ident, 200, render(AttemptActionsApi.OutputSerializer, batch))

@@ -76,6 +76,27 @@ def _progress_sql() -> tuple[str, tuple[models.Field[Any, Any], ...]]:
     return f"UPDATE {table} SET {assignments} WHERE {quote('id')} = %s", fields
 
 
+@functools.cache
+def _progress_if_sql() -> str:
+    """The write-back, only onto a row that still holds the actions it was read with."""
+    quote = connection.ops.quote_name
+    sql, _ = _progress_sql()
+    return f"{sql} AND {quote('action_count')} = %s AND {quote('ended_at')} IS NULL"
+
+
+def save_progress_if_unchanged(attempt: Attempt, stored_count: int) -> bool:
+    """``save_progress`` without a lock: written only if the row still holds
+    ``stored_count`` actions and is open (a log only grows, so that count names the log the
+    batch was decided on); whether it was written. One statement, its own transaction."""
+    _, fields = _progress_sql()
+    values = [
+        field.get_db_prep_save(getattr(attempt, field.attname), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_progress_if_sql(), [*values, attempt.pk, stored_count])
+        return bool(cursor.rowcount == 1)
+
+
 def save_progress(attempt: Attempt) -> None:
     """Write what an accepted batch changes (``PROGRESS_FIELDS``) to an open attempt's row.
 

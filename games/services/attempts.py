@@ -8,6 +8,7 @@ score or time is used. Signals go out only after the commit.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import logging
 import secrets
@@ -34,7 +35,11 @@ from games.selectors import (
     utc_today,
     visible_challenge,
 )
-from games.services.attempt_rows import lock_attempt, save_progress
+from games.services.attempt_rows import (
+    lock_attempt,
+    save_progress,
+    save_progress_if_unchanged,
+)
 from games.services.batches import Batch, GameSoFar, play_batch
 from games.services.board_counts import board_counts_follow, board_key
 from games.services.plausibility import plausibility_flags
@@ -317,7 +322,7 @@ def attempt_resign(*, attempt_id: int, player: Any, now: dt.datetime | None = No
 
 
 def _game_so_far(
-    attempt: Attempt, closed_why: str | None, known: tuple[int, engine.Board] | None
+    attempt: Attempt, closed_why: str | None, known: tuple[int, engine.Board] | None = None
 ) -> GameSoFar:
     deal = attempt.deal
     return GameSoFar(
@@ -332,9 +337,32 @@ def _game_so_far(
     )
 
 
-def _store_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.datetime) -> None:
-    """Write an accepted batch onto the locked attempt (ending it when it won); its signals
-    go out after the commit."""
+class PlayCursor:
+    """A long-lived caller's hold on one attempt between batches (the play socket keeps one):
+    the attempt as its last accepted batch left it, and the board there.
+
+    With it the next batch is decided on what it holds and written by one conditional
+    statement, without the row lock (``save_progress_if_unchanged``); whenever that cannot
+    be the whole story (someone else played meanwhile, the batch is refused, a retry, a
+    win, a day or race time over) the batch takes the locked path, as without a cursor.
+    """
+
+    def __init__(self) -> None:
+        self.attempt: Attempt | None = None
+        self.board: engine.Board | None = None
+
+    def hold(self, attempt: Attempt, board: engine.Board) -> None:
+        if attempt.is_over:
+            self.clear()
+        else:
+            self.attempt, self.board = attempt, board
+
+    def clear(self) -> None:
+        self.attempt = self.board = None
+
+
+def _apply_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.datetime) -> None:
+    """The accepted batch onto the attempt's fields (not written)."""
     board = batch.board
     attempt.log = [*attempt.log, *actions]
     attempt.action_times = [*attempt.action_times, *([batch.elapsed] * len(actions))]
@@ -342,14 +370,51 @@ def _store_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.dat
     attempt.last_action_at = now
     attempt.deals_left = board.deals_left
     attempt.runs_completed = board.complete_foundations
+
+
+def _announce_batch(attempt: Attempt, batch: Batch) -> None:
     if batch.progressed:
         _send_on_commit(attempt_progressed, attempt)
     if attempt.is_race:
         _send_on_commit(attempt_played, attempt)
-    if board.is_won:
-        _finish(attempt, board, Attempt.EndReason.WON, now)
+
+
+def _store_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.datetime) -> None:
+    """Write an accepted batch onto the locked attempt (ending it when it won); its signals
+    go out after the commit."""
+    _apply_batch(attempt, batch, actions, now)
+    _announce_batch(attempt, batch)
+    if batch.board.is_won:
+        _finish(attempt, batch.board, Attempt.EndReason.WON, now)
     else:
         save_progress(attempt)
+
+
+def _push_held(
+    cursor: PlayCursor, player: Any, offset: int, actions: list[str], now: dt.datetime
+) -> Batch | None:
+    """The batch decided on what ``cursor`` holds and written without the lock; None when
+    it must take the locked path instead (nothing written then)."""
+    held, board = cursor.attempt, cursor.board
+    if held is None or board is None or held.player_id != getattr(player, "pk", None):
+        return None
+    if _closing_due(held, now) is not None:
+        return None
+    stored = len(held.log)
+    try:
+        batch = play_batch(_game_so_far(held, None, (stored, board)), offset, actions, now)
+    except GamesError:
+        return None  # answered from the row itself, under its lock
+    if batch.retry or batch.won:
+        return None
+    fresh = copy.copy(held)
+    _apply_batch(fresh, batch, actions, now)
+    if not save_progress_if_unchanged(fresh, stored):
+        cursor.clear()  # someone else played (or it ended): the locked path sees how
+        return None
+    _announce_batch(fresh, batch)  # (no transaction: they go out now)
+    cursor.hold(fresh, batch.board)
+    return batch
 
 
 def attempt_push_actions(
@@ -359,29 +424,35 @@ def attempt_push_actions(
     offset: int,
     actions: list[str],
     now: dt.datetime | None = None,
-    known: tuple[int, engine.Board] | None = None,
+    cursor: PlayCursor | None = None,
 ) -> Batch:
     """Apply a batch of actions starting at ``offset`` of the stored log: the one path of
     both transports (the HTTP endpoint, the play socket).
 
-    ``known``: a position the caller holds, (log length, board), e.g. the board of its
-    last answer: it saves replaying the log when the log still has that length.
-
     What the batch does is decided by ``games.services.batches.play_batch`` (a retry, a
     refusal, or accepted); here the row lock, the write and the signals after the commit.
     A ranked attempt whose day is over (or a race past its time) is closed first, and that
-    is kept even though the batch is then refused.
+    is kept even though the batch is then refused. ``cursor``: what the caller holds of
+    the attempt since its last batch (``PlayCursor``), which saves the lock and the replay.
     """
     actions = list(actions)
+    given_now = now
+    if cursor is not None and cursor.attempt is not None and cursor.attempt.pk == attempt_id:
+        kind = cursor.attempt.kind
+        # (no lock: the write is on condition that nobody wrote since the cursor's read)
+        held = _push_held(cursor, player, offset, actions, given_now or timezone.now())
+        if held is not None:
+            count_action_batch(kind=kind, actions=len(actions), outcome=held, retry=False)
+            return held
     refused: GamesError | None = None
     with transaction.atomic():
         attempt = _locked(attempt_id, player)
         stored = len(attempt.log)
         # The clock is read under the lock, so the stored times of one attempt never go back.
-        now = now or timezone.now()
+        now = given_now or timezone.now()
         why_closed = _close_if_due(attempt, now)
         try:
-            batch = play_batch(_game_so_far(attempt, why_closed, known), offset, actions, now)
+            batch = play_batch(_game_so_far(attempt, why_closed), offset, actions, now)
         except GamesError as error:
             refused = error  # raised after the commit: a closing just made is kept
         else:
@@ -393,6 +464,11 @@ def attempt_push_actions(
         outcome=refused or batch,
         retry=offset < stored,
     )
+    if cursor is not None:
+        if refused is None and not batch.retry:
+            cursor.hold(attempt, batch.board)
+        else:
+            cursor.clear()
     if refused is not None:
         raise refused
     return batch
