@@ -16,9 +16,10 @@ What it does, failing at the first thing that is not so (CI runs it: .ci/run):
    preparation as it starts, the workers prove it: no waiting for the next beat);
 4. WebSocket watchers spread over the replicas (each replica's own metrics count its
    sockets) each see the game's finish; the game is played to a win over HTTP;
-5. a second player's game: one web replica and one worker are killed mid-game; the game
-   goes on through the others, and no acknowledged action is lost (the attempt ends won,
-   with exactly the actions acknowledged);
+5. a second player's game, played over the play socket (ws/attempts/<id>/play/, as the web
+   client plays): one web replica and one worker are killed mid-game; the socket is opened
+   again through the proxy, the game goes on through the others, and no acknowledged
+   action is lost (the attempt ends won, with exactly the actions acknowledged);
 6. ``docker-compose down -v`` (unless ``--keep``).
 
 The winning line comes from the stack's own database (``manage.py shell`` in a web
@@ -28,6 +29,7 @@ container): the harness is the operator here, and no client of the API can learn
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -257,10 +259,53 @@ def solution_of(stack: Stack, challenge_id: int) -> list[str]:
     return list(json.loads(stack.manage_shell(code).strip().splitlines()[-1]))
 
 
-def play(player: Client, attempt_id: int, line: list[str], *, during: Any = None) -> int:
-    """Post ``line`` in batches; retry through refusals of a dying replica (5xx, lost
-    connections); a stale offset's 409 says where the server is. Returns the actions
-    acknowledged."""
+class SocketPlay:
+    """A player's batches over its play socket (ws/attempts/<id>/play/, through the proxy,
+    signed in with its token), as the web client sends them: a dropped socket is opened
+    again (maybe on another replica) and the unanswered batch sent again."""
+
+    def __init__(self, port: int, token: str, attempt_id: int) -> None:
+        self.url = f"ws://127.0.0.1:{port}/ws/attempts/{attempt_id}/play/"
+        self.token = token
+        self.socket: ClientConnection | None = None
+        self.sent = 0
+        self.opened = 0
+
+    def _open(self) -> ClientConnection:
+        if self.socket is None:
+            socket = connect(
+                self.url,
+                additional_headers={"Authorization": f"Token {self.token}"},
+                open_timeout=10,
+            )
+            ready = json.loads(socket.recv(timeout=10))
+            expect(ready.get("type") == "ready", f"the play socket said {ready}")
+            self.socket, self.opened = socket, self.opened + 1
+        return self.socket
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """As ``Client.call`` for an actions post; a lost socket raises OSError."""
+        self.sent += 1
+        try:
+            socket = self._open()
+            socket.send(json.dumps({"type": "actions", "id": self.sent, **body}))
+            answer = json.loads(socket.recv(timeout=15))
+        except Exception as error:  # a dying replica: closed, reset, timed out
+            self.close()
+            raise OSError(repr(error)) from error
+        return int(answer["status"]), answer["body"]
+
+    def close(self) -> None:
+        if self.socket is not None:
+            with contextlib.suppress(Exception):
+                self.socket.close()
+        self.socket = None
+
+
+def play(player: Any, attempt_id: int, line: list[str], *, during: Any = None) -> int:
+    """Post ``line`` in batches (``player``: a Client over HTTP, or a SocketPlay); retry
+    through refusals of a dying replica (5xx, lost connections); a stale offset's 409 says
+    where the server is. Returns the actions acknowledged."""
     offset = 0
     faulted = False
     retries = 0
@@ -366,7 +411,14 @@ def run_smoke(stack: Stack) -> None:
         sh("docker", "kill", web)
         sh("docker", "kill", worker)
 
-    acknowledged = play(second, attempt["id"], line, during=kill_a_web_and_a_worker)
+    # The second player plays over the play socket, as the web client does.
+    assert second.token is not None
+    over_socket = SocketPlay(stack.port, second.token, attempt["id"])
+    try:
+        acknowledged = play(over_socket, attempt["id"], line, during=kill_a_web_and_a_worker)
+    finally:
+        over_socket.close()
+    say(f"  the play socket was opened {over_socket.opened} time(s)")
     status, detail = second.call("GET", f"/api/v1/attempts/{attempt['id']}/")
     expect(status == 200 and detail["won"], f"the second game did not end won: {detail}")
     expect(
@@ -375,7 +427,10 @@ def run_smoke(stack: Stack) -> None:
     )
     status, _ = second.call("GET", "/health/")
     expect(status == 200, "the stack is unhealthy after the kills")
-    say(f"the second game survived the kills: {acknowledged} actions acknowledged and stored")
+    say(
+        f"the second game, over the play socket, survived the kills: {acknowledged} actions "
+        "acknowledged and stored"
+    )
     say(f"smoke passed in {time.monotonic() - began:.0f} s")
 
 

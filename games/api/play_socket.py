@@ -284,22 +284,31 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 return _invalid(ident, data.errors)
             batch_in = data.validated_data["offset"], data.validated_data["actions"]
         offset, actions = batch_in
-        try:
-            batch = attempt_push_actions(
-                attempt_id=self.attempt_id,
-                player=self.user,
-                offset=offset,
-                actions=actions,
-                cursor=self.cursor,
-            )
-        except DomainError as error:
-            return _refusal(ident, error)
-        except DatabaseError as error:
-            log.warning(
-                "play socket of attempt %s: database unavailable: %r", self.attempt_id, error
-            )
-            body = error_body(
-                "unavailable", "The database cannot be reached: send the same batch again."
-            )
-            return _answer(ident, 503, body)
+        for tries_left in (1, 0):
+            try:
+                batch = attempt_push_actions(
+                    attempt_id=self.attempt_id,
+                    player=self.user,
+                    offset=offset,
+                    actions=actions,
+                    cursor=self.cursor,
+                )
+                break
+            except DomainError as error:
+                return _refusal(ident, error)
+            except DatabaseError as error:
+                # The thread's held connection may have died (a PostgreSQL restart): once
+                # more on a fresh one from the pool, which checks it. Safe: a batch stored
+                # before the failure is a retry now, answered as the first time.
+                connection.close()
+                self.cursor.clear()
+                if tries_left:
+                    continue
+                log.warning(
+                    "play socket of attempt %s: database unavailable: %r", self.attempt_id, error
+                )
+                body = error_body(
+                    "unavailable", "The database cannot be reached: send the same batch again."
+                )
+                return _answer(ident, 503, body)
         return _answer(ident, 200, render(AttemptActionsApi.OutputSerializer, batch))

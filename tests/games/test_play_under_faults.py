@@ -6,12 +6,14 @@ was down, 500s from stale pooled connections after a PostgreSQL restart) must no
 back. One player posts the deal's winning line two actions at a time, each request served
 as the server serves it (its connection from the pool and back), while a redis-server of
 the test's own (the rate limits' counters and the live channel layer) is stopped and
-started again, and PostgreSQL terminates every pooled connection twice. Every post must be
-answered 200, and the stored log must be exactly the acknowledged actions.
+started again, and PostgreSQL terminates every pooled connection twice (the play socket's
+threads hold theirs). Every post must be answered 200, and the stored log must be exactly
+the acknowledged actions: over HTTP, and over the play socket.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -51,8 +53,47 @@ def on_own_redis(own_redis: OwnRedis, settings: Any) -> OwnRedis:
     return own_redis
 
 
+class SocketPlayer:
+    """The player's actions over its play socket (ws/attempts/<id>/play/), in this process,
+    driven from this synchronous test on an event loop of its own."""
+
+    def __init__(self, attempt_id: int, token: str) -> None:
+        from channels.testing import WebsocketCommunicator
+
+        from config.asgi import application
+
+        self.loop = asyncio.new_event_loop()
+        self.socket = WebsocketCommunicator(
+            application,
+            f"/ws/attempts/{attempt_id}/play/",
+            [(b"authorization", f"Token {token}".encode())],
+        )
+        connected, _ = self.run(self.socket.connect(timeout=10))
+        assert connected
+        assert self.run(self.socket.receive_json_from(timeout=10))["type"] == "ready"
+        self.sent = 0
+
+    def run(self, awaitable: Any) -> Any:
+        return self.loop.run_until_complete(awaitable)
+
+    def post(self, body: dict[str, Any]) -> tuple[int, Any]:
+        self.sent += 1
+        self.run(self.socket.send_json_to({"type": "actions", "id": self.sent, **body}))
+        answer = self.run(self.socket.receive_json_from(timeout=30))
+        assert answer["id"] == self.sent
+        return answer["status"], answer["body"]
+
+    def close(self) -> None:
+        from games.api.play_socket import release_connections
+
+        self.run(self.socket.disconnect())
+        release_connections()
+        self.loop.close()
+
+
+@pytest.mark.parametrize("transport", ["http", "socket"])
 def test_no_5xx_and_no_acknowledged_action_lost_through_redis_and_postgres_faults(
-    on_own_redis: OwnRedis,
+    on_own_redis: OwnRedis, transport: str
 ) -> None:
     challenge = todays_challenge()
     player = make_player()
@@ -72,6 +113,13 @@ def test_no_5xx_and_no_acknowledged_action_lost_through_redis_and_postgres_fault
     assert started.status_code == 201
     attempt_id = started.json()["id"]
     line = solution_of(Attempt.objects.get(pk=attempt_id).deal)
+    socket = SocketPlayer(attempt_id, token.key) if transport == "socket" else None
+
+    def post(body: dict[str, Any]) -> int:
+        if socket is not None:
+            return int(socket.post(body)[0])
+        return int(served("POST", f"/api/v1/attempts/{attempt_id}/actions/", body).status_code)
+
     faults = {
         3: on_own_redis.stop,
         6: terminate_other_connections,
@@ -81,19 +129,19 @@ def test_no_5xx_and_no_acknowledged_action_lost_through_redis_and_postgres_fault
     acknowledged: list[str] = []
     statuses: list[int] = []
     step = 0
-    while len(acknowledged) + BATCH <= len(line) and step < 16:
-        if step in faults:
-            faults[step]()
-        batch = line[len(acknowledged) : len(acknowledged) + BATCH]
-        response = served(
-            "POST",
-            f"/api/v1/attempts/{attempt_id}/actions/",
-            {"offset": len(acknowledged), "actions": batch},
-        )
-        statuses.append(response.status_code)
-        if response.status_code == 200:
-            acknowledged += batch
-        step += 1
+    try:
+        while len(acknowledged) + BATCH <= len(line) and step < 16:
+            if step in faults:
+                faults[step]()
+            batch = line[len(acknowledged) : len(acknowledged) + BATCH]
+            status = post({"offset": len(acknowledged), "actions": batch})
+            statuses.append(status)
+            if status == 200:
+                acknowledged += batch
+            step += 1
+    finally:
+        if socket is not None:
+            socket.close()
     assert statuses == [200] * len(statuses), statuses
     assert len(acknowledged) >= 2 * 12
     detail = served("GET", f"/api/v1/attempts/{attempt_id}/")
