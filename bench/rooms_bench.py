@@ -12,13 +12,15 @@ It recreates that database, verifies one practice deal with the solver (the pipe
 and starts their races with the rooms services (a 3 s countdown), starts the production
 server (``scripts/dev.py run --prod``), and connects every racer's WebSocket to its room
 (``/ws/rooms/<code>/``). Then every racer plays the deal's solution through the attempts
-API (one action a post, keep-alive, one post every ``--interval`` seconds on average, with
-jitter) for ``--seconds``. For every accepted post (its answer's ``action_count`` n), each of
-the room's ``--racers`` sockets waits for the ``progress`` message of that racer with
-``action_count`` n; the latency is its arrival minus the arrival of the post's 200 answer
-(0 when the push came first: it leaves on the commit, before the answer is written). Also
-reported: the same from the moment the post was sent, and the posts' own latency. The
-first ``--warmup`` seconds (the server processes' first requests) are played, not recorded.
+API for ``--seconds``, one action every ``--interval`` seconds on average, with jitter:
+``--transport http``, one action a post, keep-alive; ``--transport socket``, one action a
+message over the racer's play socket, ``ws/attempts/<id>/play/``. For every accepted
+action (its answer's ``action_count`` n), each of the room's ``--racers`` sockets waits for
+the ``progress`` message of that racer with ``action_count`` n; the latency is its arrival
+minus the arrival of the action's 200 answer (0 when the push came first: it leaves on the
+commit, before the answer is written). Also reported: the same from the moment the action
+was sent, and the actions' own latency. The first ``--warmup`` seconds (the server
+processes' first requests) are played, not recorded.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 
 from bench import prod_server
 from bench.api_load_bench import HIGH_RATES, Connection, make_players, recreate_database
+from bench.ws_play_client import PlaySocketClient
 
 TARGET_P99_MS = 500.0
 VARIANT, SEED = "spider1", 2  # solved in well under a second
@@ -154,16 +157,21 @@ async def race(
     began: list[float],
 ) -> None:
     connection = Connection(port, token)
+    play_socket = PlaySocketClient(port, token) if args.transport == "socket" else None
     await asyncio.sleep(random.uniform(0, args.interval))
     offset = 0
     path = f"/api/v1/attempts/{attempt_id}/actions/"
     try:
+        if play_socket is not None:
+            await play_socket.open(attempt_id)
         while not stop.is_set() and offset < len(solution):
             sent = time.perf_counter()
+            payload = {"offset": offset, "actions": [solution[offset]]}
             try:
-                status, body = await connection.post(
-                    path, {"offset": offset, "actions": [solution[offset]]}
-                )
+                if play_socket is not None:
+                    status, body = await play_socket.ask(payload)
+                else:
+                    status, body = await connection.post(path, payload)
             except (OSError, asyncio.IncompleteReadError):
                 # The server closed an idle keep-alive connection: post again on a new one
                 # (the same batch at the same offset: a retry changes nothing).
@@ -186,6 +194,8 @@ async def race(
         tally.errors.append(f"post: {error!r}")
     finally:
         await connection.close()
+        if play_socket is not None:
+            await play_socket.close()
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -286,6 +296,12 @@ def main() -> None:
         "--warmup", type=float, default=10.0, help="seconds played before anything is recorded"
     )
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument(
+        "--transport",
+        choices=["http", "socket"],
+        default="http",
+        help="the racers' actions as HTTP posts or over their play sockets",
+    )
     parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     args = parser.parse_args()
 
@@ -310,6 +326,7 @@ def main() -> None:
         result = asyncio.run(run(args, races, solution))
     finally:
         prod_server.stop_server(server)
+    result["transport"] = args.transport
     print(json.dumps(result, indent=2))
     p99 = result["push_after_answer_ms"]["p99"]
     if p99 is not None:
