@@ -15,7 +15,9 @@ with the browser's own timing:
   the page being interactive (the board drawn from the API, handlers attached: the
   ``astrocyte-ready`` performance mark), also DOMContentLoaded;
 - drop to board updated: ``--drops`` real mouse drags of the solution's moves; from the
-  ``pointerup`` to the end of the render of the server's answer, median and p90.
+  ``pointerup`` to the end of the render of the server's answer, median and p90. The page
+  sends its actions over the play socket; ``--transport http`` refuses the socket (4404),
+  so that the page posts them over HTTP, as before the socket.
 """
 
 from __future__ import annotations
@@ -156,6 +158,12 @@ def main() -> None:
     parser.add_argument("--drops", type=int, default=40)
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--port", type=int, default=8799)
+    parser.add_argument(
+        "--transport",
+        choices=["socket", "http"],
+        default="socket",
+        help="http: the play socket is refused (4404), so the page posts its actions",
+    )
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="frontend-bench-")
     database_url = args.database_url or f"sqlite:///{scratch}/bench.sqlite3"
@@ -170,6 +178,10 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
+            if args.transport == "http":
+                page.route_web_socket(
+                    re.compile(r"/ws/attempts/\d+/play/$"), lambda route: route.close(code=4404)
+                )
             page.goto(f"{base}/login/?next=/play/{challenge_id}/")
             page.fill("#username", username)
             page.fill("#password", PASSWORD)
@@ -198,7 +210,7 @@ def main() -> None:
     ordered = sorted(latencies)
     p90 = ordered[int(0.9 * (len(ordered) - 1))]
     print(
-        f"drop to board updated ({len(latencies)} drops): median"
+        f"drop to board updated over {args.transport} ({len(latencies)} drops): median"
         f" {statistics.median(latencies):.1f} ms, p90 {p90:.1f} ms, max {ordered[-1]:.1f} ms"
     )
 
