@@ -30,6 +30,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections, connection
 
+from core.live_losses import count_loss
+
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT_SECONDS = 5.0
@@ -69,9 +71,11 @@ def broadcast(group: str, event_type: str, payload: dict[str, Any]) -> None:
 def submit(make: Callable[[], Coroutine[Any, Any, None]]) -> None:
     """Run ``make()`` on the broadcasting loop; its failures are logged, never raised."""
     try:
-        future = asyncio.run_coroutine_threadsafe(_guarded(make), broadcasting_loop())
+        loop = broadcasting_loop()
+        future = asyncio.run_coroutine_threadsafe(_guarded(make), loop)
         del future  # the guarded coroutine logs its own failures
     except Exception:
+        count_loss("schedule")
         log.exception("live push not scheduled")
 
 
@@ -93,6 +97,7 @@ async def send(group: str, event_type: str, payload: dict[str, Any]) -> None:
     try:
         await asyncio.wait_for(get_channel_layer().group_send(group, event), SEND_TIMEOUT_SECONDS)
     except Exception as error:  # Redis down or slow: the data is safe in PostgreSQL
+        count_loss("send")
         log.warning("live push %s to %s lost: %r", event_type, group, error)
 
 
@@ -113,4 +118,5 @@ async def _guarded(make: Callable[[], Coroutine[Any, Any, None]]) -> None:
     try:
         await make()
     except Exception:
+        count_loss("push")
         log.exception("live push failed")

@@ -29,6 +29,8 @@ from typing import Any
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 from channels_redis.utils import _wrap_close
 
+from core.live_losses import count_loss
+
 DEFAULT_CAPACITY = 100
 
 
@@ -45,6 +47,7 @@ class DropOldestQueue(asyncio.Queue[Any]):
     def put_nowait(self, item: Any) -> None:
         while self.full():
             self.get_nowait()
+            count_loss("channel_overflow")
         super().put_nowait(item)
 
 

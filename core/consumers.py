@@ -28,6 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core.eager_start import start_eagerly
 from core.group_fanout import local_groups
+from core.live_losses import count_loss
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,8 @@ class GroupMember(DirectDispatch, AsyncWebsocketConsumer):
     def deliver(self, event: dict[str, Any]) -> None:
         if self._mailbox is None:
             self._mailbox = collections.deque(maxlen=MAILBOX_SIZE)
+        if len(self._mailbox) == MAILBOX_SIZE:
+            count_loss("mailbox_overflow")  # the oldest goes: a newer board follows
         self._mailbox.append(event)
         if self._sending is None:
             # Sent now, in the fan-out's loop turn, unless the socket must wait for room.
@@ -118,6 +121,7 @@ class GroupMember(DirectDispatch, AsyncWebsocketConsumer):
         except GONE:
             mailbox.clear()  # the client left; its disconnect ends the consumer
         except Exception:
+            count_loss("socket_failed")
             log.exception("socket %s: a group message failed; closing it", self.scope.get("path"))
             mailbox.clear()
             await self._close_quietly(CLOSE_INTERNAL_ERROR)

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 
 from core.broadcast import group_calls_gate
+from core.live_losses import count_loss
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,7 @@ class LocalGroups:
             async with group_calls_gate():
                 await get_channel_layer().group_discard(group, channel)
         except Exception as error:  # the subscription ends with the process, however
+            count_loss("leave_failed")
             log.warning("group %s not left: %r", group, error)
 
     def _forget(self, subscription: _Subscription) -> None:
@@ -143,6 +145,7 @@ class LocalGroups:
                 raise
             except Exception as error:
                 log.warning("group %s: its channel failed: %r", subscription.group, error)
+                count_loss("subscription_lost")
                 self._forget(subscription)
                 for member in list(subscription.members):
                     member.subscription_lost(error)

@@ -95,8 +95,9 @@ def test_the_day_over_closes_the_attempt_even_through_a_cursor() -> None:
     player, attempt, line = started()
     cursor = PlayCursor()
     push(player, attempt, 0, line[:2], cursor)
+    assert attempt.challenge is not None
     past_challenge_of(attempt.challenge)
-    assert cursor.attempt is not None
+    assert cursor.attempt is not None and cursor.attempt.challenge is not None
     cursor.attempt.challenge.date = timezone.now().date() - dt.timedelta(days=1)
     with pytest.raises(AttemptOverError) as over:
         push(player, attempt, 2, line[2:3], cursor)
@@ -124,5 +125,6 @@ def test_the_winning_batch_through_a_cursor_scores_the_game() -> None:
         batch = push(player, attempt, offset, line[offset : offset + 5], cursor)
     assert batch.won
     stored = Attempt.objects.get(pk=attempt.pk)
-    assert stored.won and stored.end_reason == Attempt.EndReason.WON and stored.score > 0
+    assert stored.won and stored.end_reason == Attempt.EndReason.WON
+    assert stored.score is not None and stored.score > 0
     assert stored.log == line and cursor.attempt is None
