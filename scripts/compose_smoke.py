@@ -141,14 +141,18 @@ class Stack:
         web = self.containers("web")[0]
         return sh("docker", "exec", web, "python", "manage.py", "shell", "-c", code, capture=True)
 
-    def websockets_open(self, container: str) -> float:
+    def gauge(self, container: str, name: str) -> float:
+        """A gauge of this replica's own /metrics/ (0 when absent)."""
         text = self.in_container(
             container,
             "import urllib.request;print(urllib.request.urlopen("
             "'http://127.0.0.1:8000/metrics/', timeout=10).read().decode())",
         )
-        found = re.search(r"^astrocyte_websockets_open(?:\{[^}]*\})? ([0-9.e+]+)$", text, re.M)
+        found = re.search(rf"^{name}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.M)
         return float(found[1]) if found else 0.0
+
+    def websockets_open(self, container: str) -> float:
+        return self.gauge(container, "astrocyte_websockets_open")
 
 
 # --- HTTP through the proxy ----------------------------------------------------------
@@ -406,7 +410,10 @@ def run_smoke(stack: Stack) -> None:
     expect(status == 201, f"second start answered {status}: {attempt}")
 
     def kill_a_web_and_a_worker() -> None:
-        web, worker = stack.containers("web")[0], stack.containers("worker")[0]
+        # the replica that holds the play socket (its own metrics say so), and a worker
+        webs = stack.containers("web")
+        web = next((w for w in webs if stack.gauge(w, "astrocyte_play_sockets_open") >= 1), webs[0])
+        worker = stack.containers("worker")[0]
         say(f"killing web replica {web[:12]} and worker {worker[:12]} mid-game")
         sh("docker", "kill", web)
         sh("docker", "kill", worker)
@@ -418,7 +425,11 @@ def run_smoke(stack: Stack) -> None:
         acknowledged = play(over_socket, attempt["id"], line, during=kill_a_web_and_a_worker)
     finally:
         over_socket.close()
-    say(f"  the play socket was opened {over_socket.opened} time(s)")
+    expect(
+        over_socket.opened >= 2,
+        f"the play socket was opened {over_socket.opened} time(s): its replica was not killed",
+    )
+    say(f"  the play socket was opened again on another replica ({over_socket.opened} opens)")
     status, detail = second.call("GET", f"/api/v1/attempts/{attempt['id']}/")
     expect(status == 200 and detail["won"], f"the second game did not end won: {detail}")
     expect(
