@@ -112,6 +112,15 @@ export function createGame({ $, practice, challengeId }) {
     if (a && a.over) showResult();
   }
 
+  // While a batch is on its way: no button that sends another, the board marked busy.
+  function showBusy() {
+    for (const id of ["undo", "deal", "hint"]) {
+      const button = $(id);
+      if (button) button.disabled = true;
+    }
+    board.setAttribute("aria-busy", "true");
+  }
+
   function focusCurrent() {
     const node = board.querySelector(`[data-focus="${S.focusKey}"]`);
     if (node) node.focus({ preventScroll: false });
@@ -173,10 +182,11 @@ export function createGame({ $, practice, challengeId }) {
       return false;
     }
     S.busy = true;
-    render();
     let accepted = false;
     try {
-      const answer = await postBatch({
+      // The batch leaves first (postBatch sends before its first await); only then is the
+      // page marked busy, without redrawing the board: the answer's render follows.
+      const pending = postBatch({
         api,
         sleep,
         attemptId: S.attempt.id,
@@ -186,6 +196,8 @@ export function createGame({ $, practice, challengeId }) {
         onLost: () => showBanner(`Connection lost: retrying (${actions.join(" ")})…`),
         onThrottled: (seconds) => showBanner(`Too many actions at once: waiting ${Math.ceil(seconds)} s…`),
       });
+      showBusy();
+      const answer = await pending;
       hideBanner();
       if (answer.ok) {
         const before = S.attempt;
