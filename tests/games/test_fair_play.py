@@ -229,6 +229,34 @@ async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
     return [*frames, json.dumps(result)]
 
 
+async def play_socket_frames(cookie: str, mine: int, rival: int, log: list[str]) -> list[str]:
+    """Every frame of the account's play socket (ws/attempts/<id>/play/): a retry of its
+    first batch, a refused action, a stale offset; and the rival's attempt's socket."""
+    from games.api.play_socket import release_connections
+
+    frames: list[str] = []
+    headers = [ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+    for attempt_id in (mine, rival):
+        socket = WebsocketCommunicator(application, f"/ws/attempts/{attempt_id}/play/", headers)
+        connected, _ = await socket.connect()
+        assert connected
+        frames.append(await socket.receive_from(timeout=5))
+        if attempt_id == rival:
+            assert (await socket.receive_output(timeout=5))["code"] == 4404
+            continue
+        messages = [
+            {"offset": 0, "actions": log[:5] or ["deal"]},
+            {"offset": len(log), "actions": ["t1-t1"]},
+            {"offset": len(log) + 3, "actions": ["undo"]},
+        ]
+        for n, body in enumerate(messages):
+            await socket.send_json_to({"type": "actions", "id": n, **body})
+            frames.append(await socket.receive_from(timeout=5))
+        await socket.disconnect()
+    await asyncio.to_thread(release_connections)
+    return frames
+
+
 @pytest.mark.parametrize("ending", ENDINGS)
 @pytest.mark.parametrize(("variant", "seed"), DEALS, ids=[variant for variant, _ in DEALS])
 def test_a_second_account_learns_only_the_cards_it_turned_up(
@@ -255,6 +283,10 @@ def test_a_second_account_learns_only_the_cards_it_turned_up(
     assert len(frames) >= 2  # the snapshot and at least one push
     reached.texts += [("websocket", frame) for frame in frames]
     ids = {"mine": attempt.pk, "rival": rival_attempt}
+    socket_frames = async_to_sync(play_socket_frames)(
+        cookie, attempt.pk, rival_attempt, list(attempt.log)
+    )
+    reached.texts += [("play socket", frame) for frame in socket_frames]
     collect_reads(client, reached, challenge, username="scout", **ids)
 
     assert attempt.is_over is (ending != "closed_by_the_day")
