@@ -25,6 +25,9 @@ def test_practice_offers_the_variants_of_the_practice_pool(client: Any, settings
     assert page.status_code == 200
     assert _variant_options(page.content.decode()) == ["spider1", "astrocyte"]
     assert "Spider (1 suit)" in page.content.decode()
+    # no blank choice: the menu starts on a variant (the page then picks the last one used)
+    select = re.search(r'<select id="variant">(.*?)</select>', page.content.decode(), re.S)
+    assert select is not None and 'value=""' not in select.group(1)
 
 
 @pytest.mark.django_db

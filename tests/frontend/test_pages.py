@@ -246,11 +246,29 @@ def test_the_profile_shows_stats_streaks_and_histograms_and_home_the_streak(
     only = page.locator("#streaks tbody tr")
     expect(only).to_contain_text(re.compile(r"Spider \(1 suit\)\s*1\s*1"))
 
-    # Home: the signed-in player's streak.
+    # Home: the signed-in player's streak, the top three of each of today's boards, live,
+    # and yesterday's result (a daily of yesterday that ann won, another player's best).
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from tests.factories import make_challenge
+    from tests.leaderboards.conftest import make_attempt
+
+    yesterday = make_challenge(
+        date=timezone.now().date() - dt.timedelta(days=1), variant=daily.variant
+    )
+    ended = timezone.now() - dt.timedelta(days=1)
+    make_attempt(yesterday, User.objects.get(username="ann"), score=700, won=True, ended_at=ended)
+    make_attempt(yesterday, make_player("bea"), score=900, won=True, ended_at=ended)
+    close_connection()
     sign_in(page, base, "ann", "/")
     expect(page.locator("#streak")).to_contain_text("Your streak")
     expect(page.locator("#streak")).to_contain_text("Spider (1 suit): 1 day (best 1)")
     expect(page.locator("#streak a")).to_have_attribute("href", "/players/ann/")
+    expect(page.locator(".top-three")).to_contain_text(re.compile(r"The top three: 1\. ann \d+"))
+    expect(page.locator("#yesterday")).to_contain_text(
+        "Spider (1 suit), yesterday: you won, score 700, rank 2 of 2. The best: bea with 900."
+    )
     page.goto(f"{base}/players/nobody-at-all/")
     expect(page.locator("#status")).to_contain_text("No player")
     no_card_in_page_source(recorder)
@@ -326,6 +344,12 @@ def test_practice_with_a_hint_highlights_a_legal_action(
     expect(page.locator("#actions")).to_have_text("1")
     expect(page.locator("#practice-setup")).to_be_hidden()
     fits_the_width(page)
+    # A new practice game: the menu offers no blank choice and starts on the variant
+    # chosen last time in this browser.
+    page.goto(f"{base}/practice/")
+    page.wait_for_selector("#play[data-ready='true']")
+    expect(page.locator("#variant option[value='']")).to_have_count(0)
+    expect(page.locator("#variant")).to_have_value("spider1")
     assert_no_hidden_cards(recorder)
     assert errors == []
     context.close()

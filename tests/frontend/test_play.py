@@ -98,6 +98,10 @@ def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
     expect(page.locator("#result")).to_contain_text("You won!")
     expect(page.locator("#result")).to_contain_text("Win bonus")
     expect(page.locator("#result")).to_contain_text(re.compile(r"Rank\s*1"))
+    # the player's record pops up with the result, this game counted
+    expect(page.locator("#result-stats")).to_have_text(
+        "Played 1 · Won 1 (100%) · Streak 1 day (best 1)"
+    )
     share = page.input_value("#share")
     assert "Astrocyte Daily" in share and "Spider (1 suit)" in share and "won" in share
     assert f"{len(solution)} actions" in share and "score" in share

@@ -72,6 +72,16 @@ def test_the_deal_list_shows_status_par_difficulty_and_effort(
     assert f'href="/admin/games/deal/{verified.pk}/change/' not in found
 
 
+def test_the_deal_list_is_paginated_25_a_page(staff: Client) -> None:
+    for _ in range(30):
+        deal_create(variant="spider2")
+    page = staff.get(reverse("admin:games_deal_changelist")).content.decode()
+    assert page.count('class="action-select"') == 25
+    assert "?p=2" in page  # the paginator's second page
+    second = staff.get(reverse("admin:games_deal_changelist") + "?p=2").content.decode()
+    assert second.count('class="action-select"') == 5
+
+
 def test_the_seed_is_not_on_the_deal_page(staff: Client, verified: Deal) -> None:
     page = staff.get(reverse("admin:games_deal_change", args=[verified.pk])).content.decode()
     assert verified.commitment in page

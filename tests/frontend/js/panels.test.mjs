@@ -10,6 +10,7 @@ import {
   resultRows,
   runsGrid,
   shareText,
+  statsText,
 } from "../../../frontend/static/frontend/js/play/panels.js";
 import { smallView } from "./views.mjs";
 
@@ -65,4 +66,15 @@ test("the live panel says how its connection stands", () => {
   assert.equal(liveStateText("open"), "Live");
   assert.equal(liveStateText("retrying", 2400), "Live: reconnecting in 3 s…");
   assert.equal(liveStateText("closed"), "Live updates unavailable");
+});
+
+test("the record after a ranked daily: played, won with the rate, the variant's streak", () => {
+  const answer = {
+    stats: { played: 3, won: 2, win_rate: 0.6667 },
+    streaks: [{ variant: "spider1", current: 1, best: 2 }, { variant: "astrocyte", current: 4, best: 4 }],
+  };
+  assert.equal(statsText(answer, "astrocyte"), "Played 3 · Won 2 (67%) · Streak 4 days (best 4)");
+  assert.equal(statsText(answer, "spider1"), "Played 3 · Won 2 (67%) · Streak 1 day (best 2)");
+  assert.equal(statsText({ stats: { played: 1, won: 0, win_rate: null }, streaks: [] }, "spider1"), "Played 1 · Won 0");
+  assert.equal(statsText(null, "spider1"), "");
 });

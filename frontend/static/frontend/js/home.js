@@ -1,5 +1,6 @@
 // Home: today's challenges (from the API), a countdown to 00:00 UTC, live player counts.
 import { api, el, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
+import { dayBefore, topThreeText, yesterdayText } from "./home/summary.js";
 import { connectLive, PlayingSet } from "./live.js";
 
 const list = document.getElementById("challenges");
@@ -81,6 +82,7 @@ async function load() {
   if (today.preparing && today.preparing.length) showPreparing(today);
   for (const challenge of today.challenges) {
     const count = el("span", { class: "count", text: "…" });
+    const best = el("p", { class: "top-three", text: "The top three: …" });
     const mine = challenge.my_attempt;
     const action = mine && !mine.over ? "Continue" : mine ? "See the board" : "Play";
     const item = el("li", { class: "challenge" },
@@ -90,6 +92,7 @@ async function load() {
         challenge.par ? `par ${challenge.par} · ` : "",
         count, " playing now"),
       who.authenticated ? el("p", { class: "mine", text: attemptText(mine) }) : null,
+      best,
       el("a", {
         class: "button", href: `/play/${challenge.id}/`,
         "aria-label": `${action}: ${VARIANT_NAMES[challenge.variant] || challenge.variant} of ${challenge.date}`,
@@ -104,11 +107,15 @@ async function load() {
       onMessage(msg) {
         playing.apply(msg);
         count.textContent = String(playing.count);
+        // the snapshot and every new board carry the top: the top three follow it live
+        if (msg.top) best.textContent = `The top three: ${topThreeText(msg.top)}`;
       },
       onState() {},
     });
   }
-  if (who.authenticated) showStreak(who.user.username, [...new Set(today.challenges.map((c) => c.variant))]);
+  const variants = [...new Set(today.challenges.map((c) => c.variant))];
+  if (who.authenticated) showStreak(who.user.username, variants);
+  if (who.authenticated) showYesterday(today.date, variants);
   if (!who.authenticated) {
     list.after(el("p", { class: "cta" },
       el("a", { href: "/signup/", text: "Sign up" }), " or ",
@@ -179,6 +186,29 @@ async function showStreak(username, variants) {
     `${VARIANT_NAMES[s.variant] || s.variant}: ${s.current} ${s.current === 1 ? "day" : "days"} (best ${s.best})`);
   node.replaceChildren("Your streak of days won — ", parts.join(" · "), " · ",
     el("a", { href: `/players/${encodeURIComponent(username)}/`, text: "your profile" }));
+  node.hidden = false;
+}
+
+// The player's result of yesterday's daily of each of today's variants (the archive lists
+// the past dailies; the day's board has the player's row), once that day is over for all.
+async function showYesterday(date, variants) {
+  const yesterday = dayBefore(date);
+  const lines = [];
+  for (const variant of variants) {
+    try {
+      const month = await api("GET", `archive/?variant=${encodeURIComponent(variant)}&month=${yesterday.slice(0, 7)}`);
+      const day = month.ok ? month.data.days.find((d) => d.date === yesterday) : null;
+      if (!day) continue;
+      const board = await api("GET", `leaderboards/challenges/${day.challenge_id}/?limit=1`);
+      if (board.ok) lines.push({ text: yesterdayText(VARIANT_NAMES[variant] || variant, board.data), id: day.challenge_id });
+    } catch {
+      return; // no connection: the summary is not worth a retry
+    }
+  }
+  if (!lines.length) return;
+  const node = document.getElementById("yesterday");
+  node.replaceChildren(...lines.map(({ text, id }) =>
+    el("p", {}, text, " ", el("a", { href: `/leaderboards/${id}/`, text: "Yesterday's board" }))));
   node.hidden = false;
 }
 

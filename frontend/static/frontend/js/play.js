@@ -60,12 +60,36 @@ $("resign").addEventListener("click", async () => {
   game.render();
 });
 
+// Practice starts on the variant the player chose last time (this browser), else the
+// first the practice pool offers: never on a blank choice.
+const VARIANT_KEY = "astrocyte-practice-variant";
+
+function rememberVariant(variant) {
+  try {
+    window.localStorage.setItem(VARIANT_KEY, variant);
+  } catch {
+    /* storage off: the first variant next time */
+  }
+}
+
+if (practice) {
+  let last = null;
+  try {
+    last = window.localStorage.getItem(VARIANT_KEY);
+  } catch {
+    last = null;
+  }
+  const menu = $("variant");
+  if (last && [...menu.options].some((option) => option.value === last)) menu.value = last;
+}
+
 $("start").addEventListener("click", async () => {
   const button = $("start");
   button.disabled = true;
   try {
+    if (practice) rememberVariant($("variant").value);
     const answer = practice
-      ? await api("POST", "practice/start/", $("variant").value ? { variant: $("variant").value } : {})
+      ? await api("POST", "practice/start/", { variant: $("variant").value })
       : await api("POST", `challenges/${challengeId}/${archive ? "practice" : "start"}/`);
     if (!answer.ok) {
       // The server's words, a 503 no_practice_deal included (api.js: a JSON 5xx is an answer).

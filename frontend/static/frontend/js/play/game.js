@@ -34,6 +34,7 @@ export function createGame({ $, practice, challengeId }) {
     clockAt: 0,
     rank: null,
     wouldRank: null, // an archive game's rank that day (GET leaderboards/attempts/<id>/would-rank/)
+    stats: null, // after a ranked daily: the player's record (GET leaderboards/players/<me>/)
     flash: null,
     hint: null, // {src, dst, n, action}: the server's suggestion, drawn highlighted
     playing: new PlayingSet(),
@@ -323,7 +324,7 @@ export function createGame({ $, practice, challengeId }) {
 
   let rankAsked = false;
   function showResult() {
-    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank });
+    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank, stats: S.stats });
     if (rankAsked) return;
     if (S.attempt.kind === "ranked") {
       rankAsked = true;
@@ -332,6 +333,15 @@ export function createGame({ $, practice, challengeId }) {
         S.rank = data.me.rank;
         return true;
       });
+      // The player's record with this game in it: played, won, the streak.
+      if (S.user) {
+        const variant = encodeURIComponent(S.attempt.variant);
+        fetchUntil(`leaderboards/players/${encodeURIComponent(S.user.username)}/?variant=${variant}`, (data) => {
+          if (!data.stats || data.stats.played < 1) return false;
+          S.stats = data;
+          return true;
+        });
+      }
     } else if (S.attempt.challenge_id) {
       // A past daily played again (the archive): where it would have ranked that day.
       rankAsked = true;

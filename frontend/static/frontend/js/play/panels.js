@@ -71,7 +71,18 @@ export function resultRows(attempt, scoreParts, rank, wouldRank = null) {
   return rows;
 }
 
-export function renderResult($, { attempt, scoreParts, rank, wouldRank }) {
+// The player's record after a ranked daily, in one line: played, won (and the rate), the
+// streak of days won in this variant. `answer`: GET leaderboards/players/<me>/?variant=.
+export function statsText(answer, variant) {
+  if (!answer || !answer.stats) return "";
+  const { played, won, win_rate: rate } = answer.stats;
+  const streak = (answer.streaks || []).find((s) => s.variant === variant);
+  const parts = [`Played ${played}`, `Won ${won}${rate === null || rate === undefined ? "" : ` (${Math.round(rate * 100)}%)`}`];
+  if (streak) parts.push(`Streak ${streak.current} ${streak.current === 1 ? "day" : "days"} (best ${streak.best})`);
+  return parts.join(" · ");
+}
+
+export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = null }) {
   $("result").hidden = false;
   const list = el("dl", { class: "parts" });
   for (const [name, value] of resultRows(attempt, scoreParts, rank, wouldRank)) {
@@ -79,8 +90,10 @@ export function renderResult($, { attempt, scoreParts, rank, wouldRank }) {
   }
   const ranked = attempt.kind === "ranked";
   // (replaceChildren, unlike el, would write a null child as the text "null")
+  const record = ranked ? statsText(stats, attempt.variant) : "";
   const parts = [el("p", { class: "outcome", text: outcomeText(attempt) }),
     wouldRank ? el("p", { id: "would-rank", class: "would-rank", text: wouldRank.message }) : null, list,
+    record ? el("p", { id: "result-stats", class: "record", text: record }) : null,
     el("p", {}, el("a", { href: `/replay/${attempt.id}/`, text: "See the replay of this game" }),
       ranked ? " · " : null,
       ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null)];
