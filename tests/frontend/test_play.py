@@ -438,3 +438,50 @@ def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
     page.screenshot(path=str(screenshots_dir / "play-phone.png"), full_page=True)
     phone.close()
     assert (screenshots_dir / "play-desktop.png").stat().st_size > 10_000
+
+
+COUNT_ANIMATIONS = """() => {
+  window.animated = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.animated.push(this.dataset.pile || this.className);
+    return animate.call(this, frames, options);
+  };
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_moved_cards_slide_unless_the_player_asks_for_reduced_motion(
+    asgi_server: Server, browser: Any, daily: Daily, motion: str
+) -> None:
+    name = "mo" if motion == "reduce" else "mi"
+    make_player(name)
+    context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
+    context.add_init_script(COUNT_ANIMATIONS)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, name, f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    first_move = next(action for action in daily.solution if MOVE.match(action))
+    index = daily.solution.index(first_move)
+    for action in daily.solution[:index]:
+        click_action(page, action)
+    page.evaluate("() => { window.animated = []; }")
+    click_action(page, first_move)
+    destination = MOVE.match(first_move)
+    assert destination
+    slid = page.evaluate("() => window.animated")
+    if motion == "reduce":
+        assert slid == []
+        # nor any CSS animation (the flip of a card turned face up, the shake)
+        assert page.evaluate("() => document.getAnimations().length") == 0
+    else:
+        assert destination.group(2) in slid, slid  # the moved card slid into its column
+    # The card it covers now shows its rank and its suit in the strip left visible.
+    cards = page.locator(f"#board .column[data-pile='{destination.group(2)}'] .card.up")
+    covered, top = cards.nth(cards.count() - 2), cards.nth(cards.count() - 1).bounding_box()
+    assert top is not None
+    for glyph in ("b", "i"):
+        box = covered.locator(f".corner:not(.end) {glyph}").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= top["y"] + 1, (glyph, box, top)
+    context.close()

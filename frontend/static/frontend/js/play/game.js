@@ -10,6 +10,7 @@ import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
 import { renderResult } from "./panels.js";
+import { animate, celebrate, measure } from "./motion.js";
 import { PlaySocket, playSocketUrl } from "./socket.js";
 
 export const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
@@ -184,6 +185,7 @@ export function createGame({ $, practice, challengeId }) {
     }
     S.busy = true;
     let accepted = false;
+    let motion = null;
     try {
       // The batch leaves first (postBatch sends before its first await); only then is the
       // page marked busy, without redrawing the board: the answer's render follows.
@@ -202,6 +204,7 @@ export function createGame({ $, practice, challengeId }) {
       hideBanner();
       if (answer.ok) {
         const before = S.attempt;
+        motion = measure(board, actions); // where the moved cards are, before the new board
         applyAnswer(answer.data);
         announce(announcement(before.state, actions, answer.data, before.runs_completed));
         accepted = true;
@@ -219,6 +222,8 @@ export function createGame({ $, practice, challengeId }) {
     } finally {
       S.busy = false;
       render();
+      animate(board, motion);
+      if (accepted && S.attempt.won) celebrate(board);
     }
     return accepted;
   }
