@@ -485,3 +485,28 @@ def test_moved_cards_slide_unless_the_player_asks_for_reduced_motion(
         box = covered.locator(f".corner:not(.end) {glyph}").bounding_box()
         assert box is not None and box["y"] + box["height"] <= top["y"] + 1, (glyph, box, top)
     context.close()
+
+
+def test_spider_on_a_phone_has_cards_large_enough_to_read(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("pho")
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "pho", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    expect(page.locator("#board .column")).to_have_count(10)
+    card = page.locator("#board .column .card.up").first
+    box = card.bounding_box()
+    assert box is not None and box["width"] >= 34, box  # ten columns on 390 px
+    rank = card.locator(".corner:not(.end) b")
+    size = float(rank.evaluate("node => parseFloat(getComputedStyle(node).fontSize)"))
+    assert size >= 12, size
+    header = page.locator("header.site").bounding_box()
+    assert header is not None and header["height"] <= 0.12 * PHONE["height"], header
+    # turned sideways: the board and the side panel side by side
+    page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    board = page.locator("#board").bounding_box()
+    assert board is not None and board["width"] >= 0.6 * PHONE["height"], board
+    context.close()
