@@ -1,5 +1,6 @@
 """Every page passes axe-core's audit (no serious or critical violation), in the states a
-player meets it: signed out and in, before and during a game, after it, and on a phone."""
+player meets it: signed out and in, before and during a game, after it, on a phone, and in
+both colour themes; the theme switch."""
 
 from __future__ import annotations
 
@@ -41,9 +42,11 @@ def test_every_page_passes_the_audit_signed_out_and_in(
 ) -> None:
     base = asgi_server.url
     ids = finished_games(daily, {"ann": None, "bob": 5})
-    for name, viewport in (("cat", DESKTOP), ("dan", PHONE)):
+    # Every page in both themes: the desktop in the dark one, the phone in the light one
+    # (each as its system prefers: the theme follows prefers-color-scheme).
+    for name, viewport, scheme in (("cat", DESKTOP, "dark"), ("dan", PHONE, "light")):
         make_player(name)
-        context = browser.new_context(viewport=viewport)
+        context = browser.new_context(viewport=viewport, color_scheme=scheme)
         page = context.new_page()
         for path, ready in READY.items():
             audit(page, base + path, ready)
@@ -69,4 +72,35 @@ def test_every_page_passes_the_audit_signed_out_and_in(
     page = context.new_page()
     audit(page, f"{base}/replay/{ids['bob']}/", "#replay[data-ready='true']")
     audit(page, f"{base}/challenges/{daily.challenge_id}/replays/", "#replay[data-ready='true']")
+    context.close()
+
+
+def test_the_theme_follows_the_system_until_the_player_picks_one(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{asgi_server.url}/")
+    page.wait_for_selector("#challenges li")
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    dark = page.evaluate(background)
+    switch = page.locator("#theme")
+    assert switch.inner_text() == "Theme: auto"
+    switch.click()
+    assert switch.inner_text() == "Theme: light"
+    light = page.evaluate(background)
+    assert light != dark
+    assert_accessible(page, "home, light chosen on a dark system")
+    # kept across pages and reloads, and set before the page is drawn
+    page.goto(f"{asgi_server.url}/play/{daily.challenge_id}/")
+    page.wait_for_selector("#play[data-ready='true']")
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "light"
+    assert page.evaluate(background) == light
+    assert_accessible(page, "the play page, light")
+    page.locator("#theme").click()  # dark
+    assert page.evaluate(background) == dark
+    page.locator("#theme").click()  # auto again: the system's (dark)
+    assert page.locator("#theme").inner_text() == "Theme: auto"
+    assert page.evaluate("() => document.documentElement.dataset.theme") is None
+    assert page.evaluate(background) == dark
     context.close()
