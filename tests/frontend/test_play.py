@@ -510,3 +510,37 @@ def test_spider_on_a_phone_has_cards_large_enough_to_read(
     board = page.locator("#board").bounding_box()
     assert board is not None and board["width"] >= 0.6 * PHONE["height"], board
     context.close()
+
+
+COUNT_TONES = """() => {
+  window.tones = 0;
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () {
+    window.tones += 1;
+    return make.call(this);
+  };
+}"""
+
+
+def test_sound_is_off_until_the_player_turns_it_on(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    make_player("son")
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(COUNT_TONES)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "son", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    expect(page.locator("#sound")).to_have_text("Sound: off")
+    click_action(page, daily.solution[0])
+    assert page.evaluate("() => window.tones") == 0
+    page.click("#sound")
+    expect(page.locator("#sound")).to_have_text("Sound: on")
+    click_action(page, daily.solution[1])
+    assert page.evaluate("() => window.tones") >= 1
+    # kept in this browser: on after a reload too
+    page.reload()
+    open_play(page, asgi_server.url, daily.challenge_id)
+    expect(page.locator("#sound")).to_have_text("Sound: on")
+    context.close()

@@ -12,6 +12,7 @@ import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runL
 import { renderResult } from "./panels.js";
 import { animate, celebrate, measure } from "./motion.js";
 import { PlaySocket, playSocketUrl } from "./socket.js";
+import { Sounds, soundOf } from "./sound.js";
 
 export const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
@@ -42,6 +43,17 @@ export function createGame({ $, practice, challengeId }) {
     lastUpdate: 0,
     socket: null, // the play socket of the attempt being played (socket.js)
   };
+
+  const sounds = new Sounds();
+  const soundSwitch = $("sound");
+  if (soundSwitch) {
+    const show = () => { soundSwitch.textContent = `Sound: ${sounds.on ? "on" : "off"}`; };
+    show();
+    soundSwitch.addEventListener("click", () => {
+      sounds.on = !sounds.on;
+      show();
+    });
+  }
 
   const view = () => (S.attempt ? S.attempt.state : S.challenge && S.challenge.state);
   const playing = () => Boolean(S.attempt && !S.attempt.over);
@@ -206,6 +218,7 @@ export function createGame({ $, practice, challengeId }) {
         const before = S.attempt;
         motion = measure(board, actions); // where the moved cards are, before the new board
         applyAnswer(answer.data);
+        sounds.play(soundOf(answer.data, { dealt: S.flash.dealt, home: S.flash.home.size }));
         announce(announcement(before.state, actions, answer.data, before.runs_completed));
         accepted = true;
         const words = actions.length === 1 ? actionText(before.state, actions[0]) : `Played ${actions.length} actions.`;
@@ -218,6 +231,7 @@ export function createGame({ $, practice, challengeId }) {
         S.selection = null;
         say(refusalText(errorMessage(answer)), "error");
         shake();
+        sounds.play(soundOf(null));
       }
     } finally {
       S.busy = false;
