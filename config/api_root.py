@@ -45,7 +45,14 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "attempts": (
         "Playing an attempt: the owner's view, action batches, resign, a practice hint, and "
         "a finished attempt position by position.",
-        ("attempt-detail", "attempt-actions", "attempt-resign", "attempt-hint", "attempt-replay"),
+        (
+            "attempt-detail",
+            "attempt-actions",
+            "attempt-resign",
+            "attempt-hint",
+            "attempt-autocomplete",
+            "attempt-replay",
+        ),
     ),
     "leaderboards": (
         "A challenge's board (won attempts first), the all-time board of won dailies, and "

@@ -107,3 +107,17 @@ class BadStepError(GamesError):
 
     code = "bad_step"
     http_status = 400
+
+
+class NotSafeToFinishError(GamesError):
+    """Auto-complete plays on only once every card is face up and the stock is dealt."""
+
+    code = "not_safe"
+    http_status = 409
+
+
+class NoFinishFoundError(GamesError):
+    """Auto-complete found no winning line from the position (proven none, or out of time)."""
+
+    code = "no_finish_found"
+    http_status = 409

@@ -25,6 +25,7 @@ from games.services.attempts import (
     attempt_push_actions,
     attempt_resign,
 )
+from games.services.autocomplete import attempt_autocomplete
 from games.services.hints import attempt_hint
 
 # An offset no log reaches (a day's play is a few thousand actions), far inside bigint.
@@ -215,3 +216,36 @@ class AttemptHintApi(APIView):
     def get(self, request: Request, attempt_id: int) -> Response:
         hint = attempt_hint(attempt_for_player(attempt_id, request.user))
         return Response(render(self.OutputSerializer, hint))
+
+
+class AttemptAutocompleteApi(APIView):
+    """Finish the game for the player once the rest is safe (every card face up, the stock
+    dealt): the solver's winning line from here, played as ordinary actions on the log.
+
+    Answers as the last batch of those actions would (the game won); 409 ``not_safe``
+    before every card is up and the stock dealt, ``no_finish_found`` when no win is found
+    (nothing is played then).
+    """
+
+    permission_classes = SIGNED_IN
+    throttle_classes = SCOPED
+    throttle_scope = "hints"
+
+    @extend_schema(
+        operation_id="attempt_autocomplete",
+        request=None,
+        responses={
+            200: AttemptActionsApi.OutputSerializer,
+            401: UNAUTHENTICATED,
+            404: NOT_FOUND,
+            409: error_response(
+                "not_safe (a card face down or a deal left), no_finish_found (details.status: "
+                "unsolvable or unknown), attempt_over, or offset_conflict (played meanwhile)."
+            ),
+            429: THROTTLED,
+            503: error_response("hints_busy: this server's solver slots are all taken."),
+        },
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        batch = attempt_autocomplete(attempt_id=attempt_id, player=request.user)
+        return Response(render(AttemptActionsApi.OutputSerializer, batch))

@@ -33,6 +33,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
             ("actions/", attempts.AttemptActionsApi, "attempt-actions"),
             ("resign/", attempts.AttemptResignApi, "attempt-resign"),
             ("hint/", attempts.AttemptHintApi, "attempt-hint"),
+            ("autocomplete/", attempts.AttemptAutocompleteApi, "attempt-autocomplete"),
             ("replay/", replays.AttemptReplayApi, "attempt-replay"),
         ],
     ),

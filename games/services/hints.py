@@ -79,6 +79,12 @@ def _a_free_slot(setting: str) -> Iterator[None]:
         slots.release()
 
 
+def hint_solver_slot() -> Any:
+    """One of this process's in-request solver slots (``HINT_SOLVES_PER_PROCESS``), or 503
+    ``hints_busy`` at once: hints in the embedded run, auto-complete everywhere."""
+    return _a_free_slot("HINT_SOLVES_PER_PROCESS")
+
+
 def _line_key(attempt: Attempt) -> str:
     # The deal and the start too: ids alone can come back after a database is recreated.
     return f"hint-line:{attempt.pk}:{attempt.deal_id}:{attempt.started_at.timestamp()}"

@@ -222,6 +222,7 @@ class Daily:
     challenge_id: int
     solution: list[str]
     variant: str
+    seed: int = 2
 
 
 def make_daily(variant: str = "spider1", seed: int = 2) -> Daily:
@@ -235,7 +236,7 @@ def make_daily(variant: str = "spider1", seed: int = 2) -> Daily:
     today: dt.date = timezone.now().date()
     challenge = deal_schedule(deal=deal, date=today)
     close_connection()
-    return Daily(challenge.pk, list(deal.solution or []), variant)
+    return Daily(challenge.pk, list(deal.solution or []), variant, seed)
 
 
 @pytest.fixture

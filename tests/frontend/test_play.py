@@ -544,3 +544,34 @@ def test_sound_is_off_until_the_player_turns_it_on(
     open_play(page, asgi_server.url, daily.challenge_id)
     expect(page.locator("#sound")).to_have_text("Sound: on")
     context.close()
+
+
+def test_once_every_card_is_up_the_server_finishes_the_game(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    from games import engine
+    from games.services.autocomplete import safe_to_finish
+
+    board = engine.Board.deal(daily.variant, daily.seed)
+    safe_at = None
+    for k, action in enumerate(daily.solution):
+        if safe_to_finish(board) and not board.is_won:
+            safe_at = k
+            break
+        board.play(action)
+    assert safe_at is not None
+    make_player("fin")
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    sign_in(page, asgi_server.url, "fin", f"/play/{daily.challenge_id}/")
+    open_play(page, asgi_server.url, daily.challenge_id)
+    start(page)
+    expect(page.locator("#finish")).to_be_hidden()
+    page.evaluate("a => window.astrocyte.send(a)", daily.solution[:safe_at])
+    wait_count(page, safe_at)
+    expect(page.locator("#finish")).to_be_visible()
+    page.click("#finish")
+    expect(page.locator("#result")).to_contain_text("You won!")
+    assert attempt(page)["won"] is True
+    assert action_count(page) > safe_at
+    context.close()

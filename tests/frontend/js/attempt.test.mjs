@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { afterAnswer, clockSeconds, flashOf, fromDetail } from "../../../frontend/static/frontend/js/play/attempt.js";
+import { afterAnswer, clockSeconds, flashOf, fromDetail, safeToFinish } from "../../../frontend/static/frontend/js/play/attempt.js";
 import { smallView } from "./views.mjs";
 
 function answer(state, extra = {}) {
@@ -53,4 +53,12 @@ test("the clock runs from the server's seconds and stops with the attempt", () =
   assert.equal(clockSeconds(null, 0, 0, 5000), 0);
   assert.equal(clockSeconds({ over: false }, 30, 1000, 3500), 32.5);
   assert.equal(clockSeconds({ over: true, elapsed_seconds: 95 }, 30, 1000, 99999), 95);
+});
+
+test("safe to finish: every card face up and the stock dealt, nothing else", () => {
+  const view = { stock: [], face_down: [0, 0, 0] };
+  assert.equal(safeToFinish(view), true);
+  assert.equal(safeToFinish({ ...view, face_down: [0, 1, 0] }), false);
+  assert.equal(safeToFinish({ ...view, stock: [null, null] }), false);
+  assert.equal(safeToFinish(null), false);
 });

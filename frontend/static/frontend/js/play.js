@@ -36,6 +36,8 @@ $("help-button").addEventListener("click", () => toggleHelp());
 
 // Resign takes two presses within 4 s ("Really resign?").
 let resignArmed = null;
+$("finish").addEventListener("click", () => game.finish());
+
 $("resign").addEventListener("click", async () => {
   const button = $("resign");
   if (!resignArmed) {

@@ -140,6 +140,8 @@ async function loadRace() {
 
 // Resign takes two presses within 4 s ("Really resign?").
 let resignArmed = null;
+$("finish").addEventListener("click", () => game.finish());
+
 $("resign").addEventListener("click", async () => {
   const button = $("resign");
   if (!resignArmed) {

@@ -46,3 +46,9 @@ export function clockSeconds(attempt, clockBase, clockAt, now) {
   if (attempt.over) return attempt.elapsed_seconds;
   return clockBase + (now - clockAt) / 1000;
 }
+
+// Every card face up and the stock dealt: the rest of the game is in sight (the server's
+// auto-complete may play it).
+export function safeToFinish(view) {
+  return Boolean(view) && view.stock.length === 0 && view.face_down.every((n) => n === 0);
+}

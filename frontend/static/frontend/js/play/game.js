@@ -4,9 +4,9 @@
 import { api, errorMessage, formatSeconds } from "../api.js";
 import { cardName, pileName, renderBoard } from "../board.js";
 import { PlayingSet } from "../live.js";
-import { postBatch, fetchAttempt } from "./actions.js";
+import { postBatch, fetchAttempt, untilAnswered } from "./actions.js";
 import { actionText, announcement, refusalText } from "./announce.js";
-import { afterAnswer, clockSeconds, flashOf, fromDetail } from "./attempt.js";
+import { afterAnswer, clockSeconds, flashOf, fromDetail, safeToFinish } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
 import { renderResult } from "./panels.js";
@@ -120,6 +120,9 @@ export function createGame({ $, practice, challengeId }) {
     $("deal").disabled = !canPlay || !legal().includes("deal");
     $("deal").textContent = `Deal (${dealsLeft} left)`;
     $("resign").disabled = !playing();
+    // Every card face up and the stock dealt: the server can finish the game (autocomplete).
+    $("finish").hidden = !(playing() && safeToFinish(v));
+    $("finish").disabled = !canPlay;
     if (practice) $("hint").disabled = !canPlay;
     board.setAttribute("aria-busy", S.busy ? "true" : "false");
     S.lastUpdate = performance.now();
@@ -258,6 +261,32 @@ export function createGame({ $, practice, challengeId }) {
     hideBanner();
   }
 
+  // The rest of the game played by the server (POST autocomplete/), as ordinary actions.
+  async function finish() {
+    if (!playing() || S.busy) return;
+    S.busy = true;
+    showBusy();
+    say("Finishing the game…");
+    try {
+      const answer = await untilAnswered(() => api("POST", `attempts/${S.attempt.id}/autocomplete/`), {
+        sleep,
+        onLost: () => showBanner("Connection lost: retrying…"),
+      });
+      hideBanner();
+      if (answer.ok) {
+        applyAnswer(answer.data);
+        say(`Finished: ${answer.data.action_count} actions in all.`);
+        if (answer.data.over) await reloadAttempt();
+      } else {
+        say(errorMessage(answer), "error");
+      }
+    } finally {
+      S.busy = false;
+      render();
+      if (S.attempt && S.attempt.won) celebrate(board);
+    }
+  }
+
   // --- a player's moves: pick up, place, put back, deal, undo -----------------------------
 
   function putBack(text = "Put back.") {
@@ -391,5 +420,6 @@ export function createGame({ $, practice, challengeId }) {
   return {
     S, board, view, playing, say, showBanner, hideBanner, render, focusCurrent, setFocus, tickClock,
     adoptAttempt, send, reloadAttempt, putBack, select, place, activate, sendToFirstLegal, deal, undo, showResult,
+    finish,
   };
 }
