@@ -263,7 +263,8 @@ def test_the_profile_shows_stats_streaks_and_histograms_and_home_the_streak(
     close_connection()
     sign_in(page, base, "ann", "/")
     expect(page.locator("#streak")).to_contain_text("Your streak")
-    expect(page.locator("#streak")).to_contain_text("Spider (1 suit): 1 day (best 1)")
+    # (yesterday's win and today's: two days in a row)
+    expect(page.locator("#streak")).to_contain_text("Spider (1 suit): 2 days (best 2)")
     expect(page.locator("#streak a")).to_have_attribute("href", "/players/ann/")
     expect(page.locator(".top-three")).to_contain_text(re.compile(r"The top three: 1\. ann \d+"))
     expect(page.locator("#yesterday")).to_contain_text(
@@ -377,3 +378,26 @@ def test_practice_without_a_deal_shows_the_servers_503_message(
     expect(page.locator("#start")).to_be_enabled()  # the player may try again
     expect(page.locator("#practice-setup")).to_be_visible()
     context.close()
+
+
+def test_the_admins_deal_list_fits_1280_px_and_is_paginated(
+    asgi_server: Server, browser: Any, daily: Daily
+) -> None:
+    from django.contrib.auth.models import User
+
+    from games.services.deals import deal_create
+
+    for _ in range(30):
+        deal_create(variant="spider4")
+    User.objects.create_superuser("op", "op@example.com", "op-password-123")
+    close_connection()
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page.goto(f"{asgi_server.url}/admin/login/?next=/admin/games/deal/")
+    page.fill("#id_username", "op")
+    page.fill("#id_password", "op-password-123")
+    page.click("input[type='submit']")
+    page.wait_for_selector("#result_list")
+    expect(page.locator("#result_list tbody tr")).to_have_count(25)
+    expect(page.locator(".paginator")).to_contain_text("31 deals")
+    fits_the_width(page)
+    page.close()

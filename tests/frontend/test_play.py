@@ -440,14 +440,14 @@ def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
     assert (screenshots_dir / "play-desktop.png").stat().st_size > 10_000
 
 
-COUNT_ANIMATIONS = """() => {
+COUNT_ANIMATIONS = """(() => {
   window.animated = [];
   const animate = Element.prototype.animate;
   Element.prototype.animate = function (frames, options) {
     window.animated.push(this.dataset.pile || this.className);
     return animate.call(this, frames, options);
   };
-}"""
+})()"""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -477,7 +477,9 @@ def test_moved_cards_slide_unless_the_player_asks_for_reduced_motion(
         assert page.evaluate("() => document.getAnimations().length") == 0
     else:
         assert destination.group(2) in slid, slid  # the moved card slid into its column
-    # The card it covers now shows its rank and its suit in the strip left visible.
+    # The card it covers now shows its rank and its suit in the strip left visible (once
+    # the slide is over).
+    page.wait_for_function("() => document.getAnimations().length === 0")
     cards = page.locator(f"#board .column[data-pile='{destination.group(2)}'] .card.up")
     covered, top = cards.nth(cards.count() - 2), cards.nth(cards.count() - 1).bounding_box()
     assert top is not None
@@ -512,14 +514,14 @@ def test_spider_on_a_phone_has_cards_large_enough_to_read(
     context.close()
 
 
-COUNT_TONES = """() => {
+COUNT_TONES = """(() => {
   window.tones = 0;
   const make = AudioContext.prototype.createOscillator;
   AudioContext.prototype.createOscillator = function () {
     window.tones += 1;
     return make.call(this);
   };
-}"""
+})()"""
 
 
 def test_sound_is_off_until_the_player_turns_it_on(
