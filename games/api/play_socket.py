@@ -118,7 +118,7 @@ def release_connections() -> None:
     """Give back the connection each socket thread holds (tests; a process that stops)."""
     if _executor is None:
         return
-    count = socket_threads()
+    count = _executor._max_workers  # (the pool's own size, whatever the settings say now)
     barrier = threading.Barrier(count)  # one task on each thread, every thread at once
 
     def release() -> None:
