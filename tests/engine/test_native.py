@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import threading
@@ -151,8 +152,12 @@ def test_a_compiled_search_lets_the_other_threads_run() -> None:
         time.sleep(0.001)
         lags.append(time.perf_counter() - began)
     worker.join()
-    assert max(lags) < 0.2, f"this thread waited {max(lags):.2f} s for the lock"
-    assert len(lags) > 50, "the search ended too soon to tell"
+    # A search that kept the lock would leave this thread a handful of wake-ups in all; one
+    # that offers it, a wake-up every few ms. (A single long wait is the machine's, not the
+    # lock's: on a loaded CI machine the OS deschedules a thread for a few hundred ms.)
+    assert len(lags) > 50, f"this thread woke {len(lags)} times: the search kept the lock"
+    assert statistics.median(lags) < 0.05, f"median wait {statistics.median(lags):.3f} s"
+    assert max(lags) < 1.0, f"this thread waited {max(lags):.2f} s for the lock"
 
 
 @pytest.mark.native
