@@ -551,17 +551,9 @@ def test_sound_is_off_until_the_player_turns_it_on(
 def test_once_every_card_is_up_the_server_finishes_the_game(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    from games import engine
-    from games.services.autocomplete import safe_to_finish
+    from tests.games.test_autocomplete import safe_prefix
 
-    board = engine.Board.deal(daily.variant, daily.seed)
-    safe_at = None
-    for k, action in enumerate(daily.solution):
-        if safe_to_finish(board) and not board.is_won:
-            safe_at = k
-            break
-        board.play(action)
-    assert safe_at is not None
+    safe_at = safe_prefix(daily.variant, daily.seed, daily.solution)
     make_player("fin")
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()

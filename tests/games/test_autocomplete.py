@@ -17,9 +17,10 @@ from tests.games.api_support import client_for, solution_of, todays_challenge
 pytestmark = pytest.mark.django_db
 
 
-def safe_prefix(deal: Any, line: list[str]) -> int:
-    """The first k such that the deal after line[:k] is safe to finish and not yet won."""
-    board = engine.Board.deal(deal.variant, deal.seed_int)
+def safe_prefix(variant: str, seed: int, line: list[str]) -> int:
+    """The first k such that the deal after line[:k] is safe to finish and not yet won
+    (the browser test of the Finish button uses it too)."""
+    board = engine.Board.deal(variant, seed)
     for k, action in enumerate(line):
         if safe_to_finish(board) and not board.is_won:
             return k
@@ -38,7 +39,7 @@ def started(name: str) -> tuple[Any, Any, int, list[str]]:
 def test_a_safe_position_is_played_to_the_win_as_ordinary_actions() -> None:
     _, client, attempt_id, line = started("ada")
     deal = Attempt.objects.get(pk=attempt_id).deal
-    k = safe_prefix(deal, line)
+    k = safe_prefix(deal.variant, deal.seed_int, line)
     played = client.post(
         f"/api/v1/attempts/{attempt_id}/actions/", {"offset": 0, "actions": line[:k]}, format="json"
     )
