@@ -72,3 +72,8 @@ class LeagueRemoval(models.Model):
 
     def __str__(self) -> str:
         return f"player {self.player_id} removed from league {self.league_id}"
+
+
+# The ratings' models (leaderboards/ratings/models.py) belong to this app: importing them here
+# registers them with it, for the ORM and for makemigrations.
+from leaderboards.ratings.models import PlayerRating, RatedDay, RatingChange  # noqa: E402, F401
