@@ -384,6 +384,13 @@ CELERY_BEAT_SCHEDULE["attempts-close-day"] = {
     "task": "games.attempts_close_day",
     "schedule": crontab(minute=0, hour=0),
 }
+# Ratings: rate the closed dailies not rated yet, after the day's close (a day whose ranked
+# attempts are still open waits for the next hour's run). The embedded beat runs it too,
+# after the close.
+CELERY_BEAT_SCHEDULE["ratings-rate-closed-days"] = {
+    "task": "leaderboards.ratings_rate_closed_days",
+    "schedule": crontab(minute=5),
+}
 # Race rooms: close the rooms left empty, end the races past their time limit.
 ROOMS_TIDY_EVERY: int = setting("ROOMS_TIDY_EVERY")
 CELERY_BEAT_SCHEDULE["rooms-tidy"] = {"task": "rooms.rooms_tidy", "schedule": ROOMS_TIDY_EVERY}

@@ -1,6 +1,6 @@
 """API routes of this app, mounted under /api/v1/leaderboards/ by config/urls.py."""
 
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from leaderboards import api, archive_api
 
@@ -17,5 +17,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("alltime/", api.AllTimeBoardApi.as_view(), name="leaderboard-alltime"),
     path("streaks/", api.StreakBoardApi.as_view(), name="leaderboard-streaks"),
+    path("ratings/", include("leaderboards.ratings.urls")),
     path("players/<str:username>/", api.PlayerStatsApi.as_view(), name="leaderboard-player"),
 ]

@@ -12,7 +12,12 @@ from django.db.models import F, Window
 from django.db.models.functions import Rank
 
 from leaderboards.ratings.math import shown_rating
-from leaderboards.ratings.models import BOARD_MIN_RATED_DAYS, PlayerRating, RatingChange
+from leaderboards.ratings.models import (
+    BOARD_MIN_RATED_DAYS,
+    PlayerRating,
+    RatedDay,
+    RatingChange,
+)
 
 MAX_LIMIT = 200
 
@@ -94,8 +99,21 @@ def rating_history(player: Any, variant: str) -> list[dict[str, Any]]:
     return [_change_row(change) for change in changes]
 
 
-def rating_of(player: Any, variant: str) -> PlayerRating | None:
-    return PlayerRating.objects.filter(player=player, variant=variant).first()
+def rating_of(player: Any, variant: str) -> dict[str, Any] | None:
+    """The player's current rating in ``variant`` (rating, mu, sigma, rated_days), or None."""
+    found = PlayerRating.objects.filter(player=player, variant=variant).first()
+    if found is None:
+        return None
+    return {
+        "rating": found.rating,
+        "mu": found.mu,
+        "sigma": found.sigma,
+        "rated_days": found.rated_days,
+    }
+
+
+def day_rated(challenge_id: int) -> bool:
+    return RatedDay.objects.filter(challenge_id=challenge_id).exists()
 
 
 def rating_change(player: Any, challenge_id: int) -> dict[str, Any] | None:

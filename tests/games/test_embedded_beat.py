@@ -154,7 +154,12 @@ def test_what_a_job_did_is_logged_once_by_its_service_not_again_by_the_beat(
     settings.DAILY_VARIANTS = settings.PRACTICE_VARIANTS = [QUICK_VARIANT]
     caplog.set_level(logging.INFO)
     beat = EmbeddedBeat.from_settings(BackgroundVerifier())  # queues, never started here
-    assert beat.run_due() == [CLOSE_DAY, PREPARE, "rooms.rooms_tidy"]
+    assert beat.run_due() == [
+        CLOSE_DAY,
+        PREPARE,
+        "leaderboards.ratings_rate_closed_days",
+        "rooms.rooms_tidy",
+    ]
     messages = [record.getMessage() for record in caplog.records]
     assert len([m for m in messages if "still missing" in m]) == 1, messages
     assert len(messages) == len(set(messages)), messages
