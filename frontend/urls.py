@@ -16,6 +16,7 @@ urlpatterns = [
     path("challenges/<int:challenge_id>/replays/", views.challenge_replays, name="replays"),
     path("leaderboards/alltime/", views.leaderboard_alltime, name="leaderboard-alltime"),
     path("leaderboards/streaks/", views.leaderboard_streaks, name="leaderboard-streaks"),
+    path("leaderboards/ratings/", views.leaderboard_ratings, name="leaderboard-ratings"),
     path("leaderboards/<int:challenge_id>/", views.leaderboard_day, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
     path("leagues/", views.leagues, name="leagues"),

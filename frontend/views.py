@@ -129,6 +129,13 @@ def leaderboard_streaks(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def leaderboard_ratings(request: HttpRequest) -> HttpResponse:
+    # Ratings come from closed dailies: only the variants played as dailies have them.
+    context = {"page": "ratings", "mode": "ratings", "variants": list(settings.DAILY_VARIANTS)}
+    return render(request, "frontend/leaderboard.html", context)
+
+
+@ensure_csrf_cookie
 def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "frontend/player.html", {"page": "player", "username": username})
 

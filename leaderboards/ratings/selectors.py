@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F, Window
-from django.db.models.functions import Rank
+from django.db.models import F
 
 from leaderboards.ratings.math import shown_rating
 from leaderboards.ratings.models import (
@@ -24,29 +23,29 @@ MAX_LIMIT = 200
 
 def rating_board(variant: str, limit: int = 50) -> list[dict[str, Any]]:
     """The players of ``variant`` with at least BOARD_MIN_RATED_DAYS rated days, best shown
-    rating first (then by username); equal ratings share a rank (SQL ``RANK()``). An index
-    scan of ``rating_board_order`` stopped by the limit."""
+    rating first (then by username); equal ratings share a rank and the next rank skips, as
+    SQL ``RANK()`` (1, 2, 2, 4). An index scan of ``rating_board_order`` stopped by the limit:
+    the board always starts at its top, so each rank is counted from the rows read."""
     limit = max(0, min(limit, MAX_LIMIT))
     ratings = (
         PlayerRating.objects.filter(variant=variant, rated_days__gte=BOARD_MIN_RATED_DAYS)
-        .annotate(
-            board_rank=Window(Rank(), order_by=[F("rating").desc()]),
-            username=F("player__username"),
-        )
         .order_by(F("rating").desc(), "player__username")
-        .values_list("board_rank", "username", "rating", "mu", "sigma", "rated_days")[:limit]
+        .values_list("player__username", "rating", "mu", "sigma", "rated_days")[:limit]
     )
-    return [
-        {
-            "rank": int(rank),
-            "username": username,
-            "rating": rating,
-            "mu": mu,
-            "sigma": sigma,
-            "rated_days": rated_days,
-        }
-        for rank, username, rating, mu, sigma, rated_days in ratings
-    ]
+    rows: list[dict[str, Any]] = []
+    for position, (username, rating, mu, sigma, rated_days) in enumerate(ratings, start=1):
+        tied = rows and rows[-1]["rating"] == rating
+        rows.append(
+            {
+                "rank": rows[-1]["rank"] if tied else position,
+                "username": username,
+                "rating": rating,
+                "mu": mu,
+                "sigma": sigma,
+                "rated_days": rated_days,
+            }
+        )
+    return rows
 
 
 def _change_row(change: RatingChange) -> dict[str, Any]:

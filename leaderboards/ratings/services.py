@@ -36,11 +36,10 @@ from games.models import Attempt, DailyChallenge
 from games.selectors import day_is_closed
 from leaderboards.ratings.math import Skill, new_skill, rate_match, shown_rating
 from leaderboards.ratings.models import PlayerRating, RatedDay, RatingChange
+from leaderboards.ratings.writes import write_day
 from leaderboards.selectors import BOARD_ORDER, board_attempts
 
 log = logging.getLogger(__name__)
-
-BATCH_SIZE = 2000
 
 Outcome = Literal["rated", "already_rated", "day_open", "attempts_open", "earlier_unrated"]
 
@@ -131,41 +130,25 @@ def _rate(challenge: DailyChallenge, timings: Timings) -> int:
     math_done = time.perf_counter()
     timings.math += math_done - read_done
     players = len(ranked)
+    variant, challenge_id, date = challenge.variant, challenge.pk, challenge.date
     changes = [
-        RatingChange(
-            challenge_id=challenge.pk,
-            player_id=player_id,
-            rank=int(rank),
-            players=players,
-            mu_before=old.mu,
-            sigma_before=old.sigma,
-            mu_after=new.mu,
-            sigma_after=new.sigma,
-        )
+        (challenge_id, player_id, int(rank), players, old.mu, old.sigma, new.mu, new.sigma)
         for (player_id, rank), old, new in zip(ranked, before, after, strict=True)
     ]
-    RatingChange.objects.bulk_create(changes, batch_size=BATCH_SIZE)
     ratings = [
-        PlayerRating(
-            player_id=player_id,
-            variant=challenge.variant,
-            mu=new.mu,
-            sigma=new.sigma,
-            rating=shown_rating(new.mu, new.sigma),
-            rated_days=(current[player_id][2] if player_id in current else 0) + 1,
-            last_challenge_id=challenge.pk,
-            last_date=challenge.date,
+        (
+            player_id,
+            variant,
+            new.mu,
+            new.sigma,
+            shown_rating(new.mu, new.sigma),
+            (current[player_id][2] if player_id in current else 0) + 1,
+            challenge_id,
+            date,
         )
         for (player_id, _), new in zip(ranked, after, strict=True)
     ]
-    # One upsert for players new to the variant and those already rated in it.
-    PlayerRating.objects.bulk_create(
-        ratings,
-        batch_size=BATCH_SIZE,
-        update_conflicts=True,
-        unique_fields=["player", "variant"],
-        update_fields=["mu", "sigma", "rating", "rated_days", "last_challenge", "last_date"],
-    )
+    write_day(changes, ratings)
     timings.write += time.perf_counter() - math_done
     return players
 

@@ -7,6 +7,7 @@ import {
   hintText,
   liveStateText,
   outcomeText,
+  ratingText,
   resultRows,
   runsGrid,
   shareText,
@@ -77,4 +78,17 @@ test("the record after a ranked daily: played, won with the rate, the variant's 
   assert.equal(statsText(answer, "spider1"), "Played 3 · Won 2 (67%) · Streak 1 day (best 2)");
   assert.equal(statsText({ stats: { played: 1, won: 0, win_rate: null }, streaks: [] }, "spider1"), "Played 1 · Won 0");
   assert.equal(statsText(null, "spider1"), "");
+});
+
+test("the rating line: the day's change once rated, else the rating now and when it updates", () => {
+  const message = "Your rating updates when the day closes (00:00 UTC).";
+  assert.equal(ratingText({ rated: false, current: null, change: null, message }),
+    `No rating yet. ${message}`);
+  assert.equal(ratingText({ rated: false, current: { rating: 3.25, rated_days: 1 }, change: null, message }),
+    `Rating 3.3 after 1 rated day. ${message}`);
+  assert.equal(ratingText({
+    rated: true, current: { rating: 4.0, rated_days: 2 }, message: "",
+    change: { rating_before: 3.25, rating: 4.04, rank: 2, players: 30 },
+  }), "Rating 3.3 → 4.0 (rank 2 of 30 that day)");
+  assert.equal(ratingText(null), "");
 });

@@ -156,7 +156,34 @@ async function loadStreaks() {
   say(`${answer.data.rows.length} ${answer.data.rows.length === 1 ? "player" : "players"} on a streak.`);
 }
 
-const loaders = { alltime: () => loadAlltime(), streaks: () => loadStreaks() };
+// The rating board: shown rating (mu - 3 sigma), from closed days only.
+async function loadRatings() {
+  const variant = $("variant").value;
+  const [answer, who] = await Promise.all([api("GET", `leaderboards/ratings/?variant=${encodeURIComponent(variant)}&limit=100`), me()]);
+  if (!answer.ok) {
+    say(errorMessage(answer), "error");
+    return;
+  }
+  head("#", "Player", "Rating", "μ", "σ", "Rated days");
+  $("ranking-caption").textContent = `Ratings, ${answer.data.variant}`;
+  const username = who.authenticated ? who.user.username : null;
+  const rows = answer.data.rows.map((row) => el("tr", { class: row.username === username ? "me" : null, "data-rank": String(row.rank) },
+    el("td", { text: String(row.rank) }),
+    el("td", {}, playerLink(row.username), row.username === username ? " (you)" : ""),
+    el("td", { class: "rating", text: row.rating.toFixed(1) }),
+    el("td", { text: row.mu.toFixed(2) }),
+    el("td", { text: row.sigma.toFixed(2) }),
+    el("td", { text: String(row.rated_days) })));
+  if (!rows.length) {
+    rows.push(el("tr", {}, el("td", { colspan: "6", text: `Nobody has ${answer.data.min_rated_days} rated days yet.` })));
+  }
+  $("ranking").tBodies[0].replaceChildren(...rows);
+  const mine = answer.data.rows.find((row) => row.username === username);
+  $("my-rank").textContent = mine ? `Your rank: ${mine.rank}` : "";
+  say(`${answer.data.rows.length} rated ${answer.data.rows.length === 1 ? "player" : "players"}.`);
+}
+
+const loaders = { alltime: () => loadAlltime(), streaks: () => loadStreaks(), ratings: () => loadRatings() };
 
 async function load() {
   try {
@@ -168,5 +195,5 @@ async function load() {
 }
 
 if (mode === "alltime") $("days").addEventListener("change", () => { root.dataset.ready = "false"; load(); });
-if (mode === "streaks") $("variant").addEventListener("change", () => { root.dataset.ready = "false"; load(); });
+if (mode === "streaks" || mode === "ratings") $("variant").addEventListener("change", () => { root.dataset.ready = "false"; load(); });
 load();

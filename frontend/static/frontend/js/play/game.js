@@ -37,6 +37,7 @@ export function createGame({ $, practice, challengeId }) {
     rank: null,
     wouldRank: null, // an archive game's rank that day (GET leaderboards/attempts/<id>/would-rank/)
     stats: null, // after a ranked daily: the player's record (GET leaderboards/players/<me>/)
+    rating: null, // after a ranked daily: the rating and this day's change (GET leaderboards/ratings/attempts/<id>/)
     flash: null,
     hint: null, // {src, dst, n, action}: the server's suggestion, drawn highlighted
     playing: new PlayingSet(),
@@ -372,7 +373,7 @@ export function createGame({ $, practice, challengeId }) {
 
   let rankAsked = false;
   function showResult() {
-    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank, stats: S.stats });
+    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank, stats: S.stats, rating: S.rating });
     if (rankAsked) return;
     if (S.attempt.kind === "ranked") {
       rankAsked = true;
@@ -387,6 +388,11 @@ export function createGame({ $, practice, challengeId }) {
         fetchUntil(`leaderboards/players/${encodeURIComponent(S.user.username)}/?variant=${variant}`, (data) => {
           if (!data.stats || data.stats.played < 1) return false;
           S.stats = data;
+          return true;
+        });
+        // The rating in this variant, and what this day did to it once the day is rated.
+        fetchUntil(`leaderboards/ratings/attempts/${S.attempt.id}/`, (data) => {
+          S.rating = data;
           return true;
         });
       }

@@ -82,7 +82,22 @@ export function statsText(answer, variant) {
   return parts.join(" · ");
 }
 
-export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = null }) {
+// The player's rating after a ranked daily: the change the day brought once it is rated
+// (days are rated after they close), else the rating now and when it updates.
+// `answer`: GET leaderboards/ratings/attempts/<id>/.
+export function ratingText(answer) {
+  if (!answer) return "";
+  const change = answer.change;
+  if (change) {
+    return `Rating ${change.rating_before.toFixed(1)} → ${change.rating.toFixed(1)} (rank ${change.rank} of ${change.players} that day)`;
+  }
+  const now = answer.current
+    ? `Rating ${answer.current.rating.toFixed(1)} after ${answer.current.rated_days} rated ${answer.current.rated_days === 1 ? "day" : "days"}.`
+    : "No rating yet.";
+  return `${now} ${answer.message}`;
+}
+
+export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = null, rating = null }) {
   $("result").hidden = false;
   const list = el("dl", { class: "parts" });
   for (const [name, value] of resultRows(attempt, scoreParts, rank, wouldRank)) {
@@ -91,9 +106,11 @@ export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = 
   const ranked = attempt.kind === "ranked";
   // (replaceChildren, unlike el, would write a null child as the text "null")
   const record = ranked ? statsText(stats, attempt.variant) : "";
+  const rated = ranked ? ratingText(rating) : "";
   const parts = [el("p", { class: "outcome", text: outcomeText(attempt) }),
     wouldRank ? el("p", { id: "would-rank", class: "would-rank", text: wouldRank.message }) : null, list,
     record ? el("p", { id: "result-stats", class: "record", text: record }) : null,
+    rated ? el("p", { id: "result-rating", class: "record", text: rated }) : null,
     el("p", {}, el("a", { href: `/replay/${attempt.id}/`, text: "See the replay of this game" }),
       ranked ? " · " : null,
       ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null)];
