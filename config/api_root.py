@@ -60,6 +60,11 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("leaderboard-challenge", "leaderboard-alltime", "leaderboard-would-rank"),
     ),
     "streaks": ("The longest current runs of daily wins.", ("leaderboard-streaks",)),
+    "ratings": (
+        "Skill ratings from every closed daily (openskill's Plackett-Luce): a variant's rating "
+        "board, and your rating and what a day did to it.",
+        ("leaderboard-ratings", "leaderboard-attempt-rating"),
+    ),
     "players": (
         "A player's statistics: played, won, scores, histograms, streaks.",
         ("leaderboard-player",),
@@ -162,7 +167,7 @@ class GroupSerializer(serializers.Serializer):
 class ApiRootSerializer(serializers.Serializer):
     groups = serializers.DictField(
         child=GroupSerializer(),
-        help_text="challenges, practice, attempts, leaderboards, streaks, players, auth, "
+        help_text="challenges, practice, attempts, leaderboards, streaks, ratings, players, auth, "
         "health, schema, docs, admin.",
     )
 

@@ -16,6 +16,7 @@ GROUPS = [
     "attempts",
     "leaderboards",
     "streaks",
+    "ratings",
     "players",
     "leagues",
     "rooms",

@@ -27,6 +27,7 @@ READY = {
     "/rules/": "main h1",
     "/leaderboards/alltime/": "#boardpage[data-ready='true']",
     "/leaderboards/streaks/": "#boardpage[data-ready='true']",
+    "/leaderboards/ratings/": "#boardpage[data-ready='true']",
 }
 
 
