@@ -388,3 +388,13 @@ def test_the_result_panels_rating_before_and_after_the_day_is_rated() -> None:
     assert rated["current"]["rating"] == pytest.approx(rated["change"]["rating"])
     assert rated["current"]["rated_days"] == 1
     assert "→" in rated["message"]
+
+
+def test_the_attempt_rating_of_no_attempt_or_a_practice_one_is_404() -> None:
+    player = make_player("solo")
+    practice = make_attempt(make_challenge(days_ago(1)), player, kind=Attempt.Kind.PRACTICE)
+    client = client_for(player)
+    for attempt_id in (0, 99999999999999999999999, practice.pk):
+        answer = client.get(f"/api/v1/leaderboards/ratings/attempts/{attempt_id}/")
+        assert answer.status_code == 404, attempt_id
+        assert answer.json()["error"]["code"] == "not_found"
