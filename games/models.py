@@ -241,3 +241,32 @@ class BoardScoreCount(models.Model):
             f"{self.attempts} attempts ({outcome}) scored {self.score} "
             f"on challenge {self.challenge_id}"
         )
+
+
+class AttemptAnalysis(models.Model):
+    """The solver's analysis of one finished attempt whose cards are public (issue 31).
+
+    One row per attempt (asked twice, computed once); ``positions`` holds the analysed
+    positions as ``{step, status, moves_to_win}``; the rest is written by
+    games/services/analysis.py when the job ends.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    positions = models.JSONField(default=list)
+    planned = models.PositiveIntegerField(default=0)
+    lost_at = models.JSONField(null=True, blank=True)  # {"index": k, "action": text}
+    alternative = models.JSONField(default=list)  # a winning line from before lost_at
+    saved = models.JSONField(null=True, blank=True)  # won games: {"actions": n, "shortest": m}
+    worker_seconds = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Analysis of attempt {self.attempt_id} ({self.status})"
