@@ -261,6 +261,18 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "With workers: how long a hint waits for a free worker beyond HINT_SECONDS before "
         "answering 503.",
     ),
+    "ANALYSIS_SECONDS": Variable(
+        60.0,
+        "Solver time (worker seconds) one game analysis may spend in all.",
+    ),
+    "ANALYSIS_POSITION_SECONDS": Variable(
+        5.0,
+        "Solver time limit for one position of a game analysis.",
+    ),
+    "ANALYSIS_POSITION_NODES": Variable(
+        200000,
+        "Solver positions (nodes) searched at most for one position of a game analysis.",
+    ),
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION": Variable(
         0.12,
         "An attempt whose median seconds per action is below this is flagged for the admins.",

@@ -368,6 +368,10 @@ HINT_WAITS_PER_PROCESS: int = setting("HINT_WAITS_PER_PROCESS")
 HINT_QUEUE: str = setting("HINT_QUEUE")
 # How long a hint may wait for a free worker, on top of HINT_SECONDS, before 503 hints_busy.
 HINT_QUEUE_SECONDS: float = setting("HINT_QUEUE_SECONDS")
+# Game analysis (games/services/analysis.py): the whole job's and one position's solver budget.
+ANALYSIS_SECONDS: float = setting("ANALYSIS_SECONDS")
+ANALYSIS_POSITION_SECONDS: float = setting("ANALYSIS_POSITION_SECONDS")
+ANALYSIS_POSITION_NODES: int = setting("ANALYSIS_POSITION_NODES")
 # Faster than a human: flagged for the admins (never refused, never hidden from the player).
 PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = setting("PLAUSIBLE_MIN_SECONDS_PER_ACTION")
 PLAUSIBLE_MIN_ACTIONS: int = setting("PLAUSIBLE_MIN_ACTIONS")

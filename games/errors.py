@@ -121,3 +121,10 @@ class NoFinishFoundError(GamesError):
 
     code = "no_finish_found"
     http_status = 409
+
+
+class NoAnalysisError(GamesError):
+    """No analysis of this attempt was asked for yet (GET before POST)."""
+
+    code = "no_analysis"
+    http_status = 404

@@ -10,6 +10,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from games.models import Attempt
+from games.services.analysis import ANALYSIS_TASK, analysis_run
 from games.services.attempts import attempts_close_day
 from games.services.dailies import dailies_prepare, dailies_schedule_verified
 from games.services.deals import deal_mark_unknown, deal_verify, progress_logger
@@ -56,6 +57,16 @@ def hint_solve_task(attempt_id: int, log_length: int, seconds: float) -> dict[st
     position after ``log_length`` actions (the line found is kept in the shared cache)."""
     attempt = Attempt.objects.select_related("deal").get(pk=attempt_id)
     return position_hint(attempt, log_length, seconds)
+
+
+@shared_task(
+    name=ANALYSIS_TASK,
+    soft_time_limit=int(settings.ANALYSIS_SECONDS) + 60,
+    time_limit=int(settings.ANALYSIS_SECONDS) + 120,
+)
+def attempt_analyse_task(analysis_id: int) -> str:
+    """A finished game's analysis (games/services/analysis.py); a second run does nothing."""
+    return str(analysis_run(analysis_id=analysis_id).status)
 
 
 @shared_task(name="games.dailies_prepare")

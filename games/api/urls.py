@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.views import APIView
 
-from games.api import archive, attempts, challenges, replays
+from games.api import analysis, archive, attempts, challenges, replays
 
 Route = tuple[str, type[APIView], str]  # (path under the prefix, view, URL name)
 
@@ -35,6 +35,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
             ("hint/", attempts.AttemptHintApi, "attempt-hint"),
             ("autocomplete/", attempts.AttemptAutocompleteApi, "attempt-autocomplete"),
             ("replay/", replays.AttemptReplayApi, "attempt-replay"),
+            ("analysis/", analysis.AttemptAnalysisApi, "attempt-analysis"),
         ],
     ),
 ]

@@ -1,0 +1,210 @@
+"""Game analysis (issue 31): where a finished game was lost, and how far from a win it was.
+
+Asked once the attempt's cards are public (``attempt_cards_public``: a daily's once its day
+is over, a practice game's once it ends, never a sealed race's) by anyone who may replay it;
+before that, the attempt is "not found", exactly as an unknown id, and nothing is stored.
+
+The analysed positions are the boards after ``k`` actions of the log (``attempt_board``),
+``k`` from the end backwards ("newest decisions first"), galloping: ``n, n-1, n-3, n-7, …,
+0``. A lost game stops galloping at the first winnable position found and bisects between it
+and the nearest position with no win found, assuming winnability is monotone along the game
+(once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns to a
+position seen before); the answer then is still a position with a win found followed by an
+action after which none was found. Each position gets at most ``ANALYSIS_POSITION_SECONDS``
+and ``ANALYSIS_POSITION_NODES``, the whole job ``ANALYSIS_SECONDS``; a position past the
+budget is ``unknown``, and ``positions`` names exactly the positions analysed.
+
+A won game: the shortest line from the deal (position 0) against the actions played gives
+``saved``. One row per attempt (``AttemptAnalysis.attempt`` is unique); the run claims the
+row pending -> running in one UPDATE, so a second run of the task does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.utils import timezone
+
+from games import solver
+from games.errors import AttemptNotOverError, NoAnalysisError, NotFoundError
+from games.models import Attempt, AttemptAnalysis
+from games.selectors import attempt_board, attempt_cards_public, attempt_for_replay
+
+log = logging.getLogger(__name__)
+
+ANALYSIS_TASK = "games.attempt_analyse"
+
+
+def analysable_attempt(*, attempt_id: int, player: Any) -> Attempt:
+    """The attempt if the asker may see its analysis, else "not found" as for an unknown id."""
+    attempt = attempt_for_replay(attempt_id, player)
+    if not attempt_cards_public(attempt):
+        raise NotFoundError("No such attempt.")
+    if not attempt.is_over:
+        raise AttemptNotOverError("Only a finished game can be analysed.")
+    return attempt
+
+
+def analysis_for(*, attempt_id: int, player: Any) -> AttemptAnalysis:
+    """The stored analysis (GET): 404 no_analysis when never asked."""
+    attempt = analysable_attempt(attempt_id=attempt_id, player=player)
+    analysis = AttemptAnalysis.objects.filter(attempt=attempt).first()
+    if analysis is None:
+        raise NoAnalysisError("No analysis of this game was asked for yet.")
+    return analysis
+
+
+def analysis_request(*, attempt_id: int, player: Any) -> AttemptAnalysis:
+    """Ask for the analysis (POST): the one row per attempt, its job queued once."""
+    attempt = analysable_attempt(attempt_id=attempt_id, player=player)
+    try:
+        with transaction.atomic():
+            analysis, created = AttemptAnalysis.objects.get_or_create(attempt=attempt)
+    except IntegrityError:  # a concurrent ask made it first
+        return AttemptAnalysis.objects.get(attempt=attempt)
+    if created:
+        transaction.on_commit(lambda: enqueue_analysis(analysis.pk))
+    return analysis
+
+
+def enqueue_analysis(analysis_id: int) -> None:
+    """With workers, a Celery task; embedded (tasks eager), a thread of its own so that the
+    request does not wait up to ``ANALYSIS_SECONDS`` (as games/background_verifier.py)."""
+    from games.tasks import attempt_analyse_task
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        thread = threading.Thread(
+            target=_run_in_thread, args=(analysis_id,), name="analysis", daemon=True
+        )
+        thread.start()
+    else:
+        attempt_analyse_task.delay(analysis_id)
+
+
+def _run_in_thread(analysis_id: int) -> None:
+    close_old_connections()
+    try:
+        analysis_run(analysis_id=analysis_id)
+    finally:
+        connection.close()
+
+
+def analysis_run(*, analysis_id: int) -> AttemptAnalysis:
+    """Run the analysis if it is still pending (safe to run twice: the second does nothing)."""
+    claimed = AttemptAnalysis.objects.filter(
+        pk=analysis_id, status=AttemptAnalysis.Status.PENDING
+    ).update(status=AttemptAnalysis.Status.RUNNING)
+    analysis = AttemptAnalysis.objects.select_related("attempt__deal").get(pk=analysis_id)
+    if not claimed:
+        return analysis
+    try:
+        _analyse(analysis)
+    except Exception:
+        log.exception("analysis %s failed", analysis_id)
+        AttemptAnalysis.objects.filter(pk=analysis_id).update(
+            status=AttemptAnalysis.Status.FAILED, finished_at=timezone.now()
+        )
+        analysis.refresh_from_db()
+        return analysis
+    log.info(
+        "analysis %s of attempt %s done: %d positions in %.1f s",
+        analysis_id,
+        analysis.attempt_id,
+        len(analysis.positions),
+        analysis.worker_seconds,
+    )
+    return analysis
+
+
+def gallop_steps(n: int) -> list[int]:
+    """Positions from the end backwards: n, n-1, n-3, n-7, …, and always 0."""
+    steps, gap = [n], 1
+    while steps[-1] > 0:
+        steps.append(max(0, n - gap))
+        gap = gap * 2 + 1
+    return steps
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.deadline = self.start + settings.ANALYSIS_SECONDS
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+def _solve(attempt: Attempt, step: int, budget: _Budget) -> tuple[str, list[str]]:
+    if budget.left() <= 0:
+        return solver.UNKNOWN, []
+    board = attempt_board(attempt, upto=step)
+    if board.is_won:
+        return solver.SOLVED, []
+    result = solver.solve(
+        board,
+        seconds=max(0.01, min(settings.ANALYSIS_POSITION_SECONDS, budget.left())),
+        max_nodes=settings.ANALYSIS_POSITION_NODES,
+    )
+    return str(result.status), list(result.moves)
+
+
+def _analyse(analysis: AttemptAnalysis) -> None:
+    attempt = analysis.attempt
+    n = len(attempt.log)
+    budget = _Budget()
+    found: dict[int, tuple[str, list[str]]] = {}
+    steps = gallop_steps(n)
+    AttemptAnalysis.objects.filter(pk=analysis.pk).update(planned=len(steps))
+
+    def analyse(step: int) -> tuple[str, list[str]]:
+        found[step] = _solve(attempt, step, budget)
+        AttemptAnalysis.objects.filter(pk=analysis.pk).update(
+            positions=_positions(found), planned=max(len(steps), len(found))
+        )
+        return found[step]
+
+    winnable_at: int | None = None
+    for step in steps:
+        status, _ = analyse(step)
+        if status == solver.SOLVED and not attempt.won:
+            winnable_at = step
+            break
+    lost_at = alternative = saved = None
+    if not attempt.won and winnable_at is not None and winnable_at < n:
+        lost_step = min(s for s in found if s > winnable_at)  # no win found there
+        while lost_step - winnable_at > 1 and budget.left() > 0:
+            middle = (winnable_at + lost_step) // 2
+            if analyse(middle)[0] == solver.SOLVED:
+                winnable_at = middle
+            else:
+                lost_step = middle
+        if lost_step - winnable_at == 1:
+            lost_at = {"index": winnable_at, "action": attempt.log[winnable_at]}
+            alternative = found[winnable_at][1]
+    if attempt.won and found.get(0, ("", []))[0] == solver.SOLVED:
+        shortest = len(found[0][1])
+        saved = {"played": n, "shortest": shortest, "actions": max(0, n - shortest)}
+    analysis.positions = _positions(found)
+    analysis.lost_at = lost_at
+    analysis.alternative = alternative or []
+    analysis.saved = saved
+    analysis.worker_seconds = round(time.monotonic() - budget.start, 3)
+    analysis.status = AttemptAnalysis.Status.DONE
+    analysis.finished_at = timezone.now()
+    analysis.save()
+
+
+def _positions(found: dict[int, tuple[str, list[str]]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "step": step,
+            "status": status,
+            "moves_to_win": len(moves) if status == solver.SOLVED else None,
+        }
+        for step, (status, moves) in sorted(found.items())
+    ]

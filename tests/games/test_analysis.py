@@ -1,0 +1,179 @@
+"""Game analysis (issue 31): the service on real finished games, the API's answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import engine
+from games.models import Attempt, AttemptAnalysis
+from games.selectors import attempt_board
+from games.services.analysis import analysis_request, analysis_run, gallop_steps
+from games.services.attempts import (
+    attempt_push_actions,
+    attempt_resign,
+    attempt_start_practice,
+    attempt_start_ranked,
+)
+from tests.factories import make_player
+from tests.games.api_support import (
+    client_for,
+    past_challenge_of,
+    solution_of,
+    solved_deal,
+    todays_challenge,
+)
+from tests.games.conftest import OTHER_QUICK_SEED
+
+pytestmark = pytest.mark.django_db
+
+KEPT_SOLUTION = 10  # actions of the deal's solution before the greedy play
+GREEDY = 100  # first-legal-move actions after them (no undo): no win is found after them
+
+
+@pytest.fixture(autouse=True)
+def small_budget(settings: Any) -> None:
+    settings.ANALYSIS_SECONDS = 20.0
+    settings.ANALYSIS_POSITION_SECONDS = 3.0
+    settings.ANALYSIS_POSITION_NODES = 20_000
+
+
+def greedy_line(board: engine.Board, count: int) -> list[str]:
+    played: list[str] = []
+    for _ in range(count):
+        moves = [m for m in board.legal_moves() if str(m) != "undo"]
+        if not moves or board.is_won:
+            break
+        board.push(moves[0])
+        played.append(str(moves[0]))
+    return played
+
+
+def practice_game(won: bool) -> tuple[Any, Attempt]:
+    solved_deal(pool="practice")
+    player = make_player()
+    attempt = attempt_start_practice(player=player)
+    line = solution_of(attempt.deal)
+    if won:
+        actions = line
+    else:
+        board = attempt_board(attempt)
+        for action in line[:KEPT_SOLUTION]:
+            board.push_text(action)
+        actions = line[:KEPT_SOLUTION] + greedy_line(board, GREEDY)
+    attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
+    attempt.refresh_from_db()
+    if not attempt.is_over:
+        attempt_resign(attempt_id=attempt.pk, player=player)
+    attempt.refresh_from_db()
+    return player, attempt
+
+
+def analysed(attempt: Attempt, player: Any) -> AttemptAnalysis:
+    analysis = analysis_request(attempt_id=attempt.pk, player=player)
+    return analysis_run(analysis_id=analysis.pk)
+
+
+def test_gallop_steps_go_back_from_the_end_to_the_deal() -> None:
+    assert gallop_steps(10) == [10, 9, 7, 3, 0]
+    assert gallop_steps(0) == [0]
+
+
+def test_a_lost_game_is_lost_at_an_action_whose_alternative_wins() -> None:
+    player, attempt = practice_game(won=False)
+    analysis = analysed(attempt, player)
+    assert analysis.status == "done"
+    assert analysis.lost_at is not None, analysis.positions
+    index = analysis.lost_at["index"]
+    assert analysis.lost_at["action"] == attempt.log[index]
+    assert index >= KEPT_SOLUTION  # the solution's positions are winnable
+    by_step = {p["step"]: p for p in analysis.positions}
+    assert by_step[index]["status"] == "solved"
+    assert by_step[index + 1]["status"] != "solved"  # no win found after the action
+    result = engine.replay_on(attempt_board(attempt, upto=index), analysis.alternative)
+    assert result.error is None and result.board.is_won
+
+
+def test_a_won_game_says_what_the_shortest_line_saved() -> None:
+    player, attempt = practice_game(won=True)
+    assert attempt.won
+    analysis = analysed(attempt, player)
+    by_step = {p["step"]: p for p in analysis.positions}
+    assert by_step[len(attempt.log)]["moves_to_win"] == 0
+    shortest = by_step[0]["moves_to_win"]
+    assert analysis.saved == {
+        "played": len(attempt.log),
+        "shortest": shortest,
+        "actions": max(0, len(attempt.log) - shortest),
+    }
+    assert analysis.lost_at is None
+
+
+def test_asked_twice_it_is_computed_once() -> None:
+    player, attempt = practice_game(won=True)
+    first = analysed(attempt, player)
+    again = analysis_request(attempt_id=attempt.pk, player=player)
+    assert again.pk == first.pk and again.status == "done"
+    assert analysis_run(analysis_id=first.pk).finished_at == first.finished_at
+    assert AttemptAnalysis.objects.count() == 1
+
+
+def test_no_budget_leaves_unknowns_and_no_crash(settings: Any) -> None:
+    settings.ANALYSIS_SECONDS = 0.0
+    player, attempt = practice_game(won=False)
+    analysis = analysed(attempt, player)
+    assert analysis.status == "done" and analysis.lost_at is None
+    assert {p["status"] for p in analysis.positions} == {"unknown"}
+
+
+def test_the_api_asks_then_reads(django_capture_on_commit_callbacks: Any) -> None:
+    player, attempt = practice_game(won=True)
+    client = client_for(player)
+    url = f"/api/v1/attempts/{attempt.pk}/analysis/"
+    assert client.get(url).json()["error"]["code"] == "no_analysis"
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        asked = client.post(url)
+    assert asked.status_code == 202 and asked.json()["status"] == "pending"
+    assert len(queued) == 1
+    analysis_run(analysis_id=AttemptAnalysis.objects.get().pk)
+    done = client.post(url)
+    assert done.status_code == 200 and done.json()["status"] == "done"
+    assert client.get(url).json() == done.json()
+
+
+def test_sealed_unknown_and_others_games_answer_as_an_unknown_id(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    challenge = todays_challenge(seed=OTHER_QUICK_SEED)
+    owner = make_player()
+    ranked, _ = attempt_start_ranked(player=owner, challenge_id=challenge.pk)
+    attempt_resign(attempt_id=ranked.pk, player=owner)
+    _, practice = practice_game(won=True)
+    stranger = make_player()
+    unknown = client_for(owner).post("/api/v1/attempts/999999/analysis/")
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        answers = [
+            client_for(owner).post(f"/api/v1/attempts/{ranked.pk}/analysis/"),
+            client_for(stranger).post(f"/api/v1/attempts/{ranked.pk}/analysis/"),
+            client_for(stranger).get(f"/api/v1/attempts/{ranked.pk}/analysis/"),
+            client_for(stranger).post(f"/api/v1/attempts/{practice.pk}/analysis/"),
+        ]
+    for answer in answers:
+        assert (answer.status_code, answer.json()) == (404, unknown.json())
+    assert not queued and not AttemptAnalysis.objects.exists()
+    past_challenge_of(challenge)
+    after = client_for(stranger).post(f"/api/v1/attempts/{ranked.pk}/analysis/")
+    assert after.status_code == 202
+
+
+def test_an_attempt_not_over_is_refused(settings: Any) -> None:
+    player = make_player()
+    solved_deal(pool="practice")
+    attempt = attempt_start_practice(player=player)
+    answer = Client()
+    answer.force_login(player)
+    response = answer.post(f"/api/v1/attempts/{attempt.pk}/analysis/")
+    assert response.status_code == 404  # an open practice game's cards are not public
+    assert not AttemptAnalysis.objects.exists()
