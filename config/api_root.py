@@ -66,8 +66,9 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("leaderboard-ratings", "leaderboard-attempt-rating"),
     ),
     "players": (
-        "A player's statistics: played, won, scores, histograms, streaks.",
-        ("leaderboard-player",),
+        "A player's page: ratings and their history, days played, best ranks, recent "
+        "replays, statistics, streaks; and your own page's setting (hide it from others).",
+        ("leaderboard-player", "leaderboard-profile"),
     ),
     "leagues": (
         "Private boards: create, join by invite code, rotate it, leave, remove a member, hand "

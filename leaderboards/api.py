@@ -6,9 +6,6 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any, TypeVar
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -168,64 +165,3 @@ class StreakBoardApi(APIView):
         variant = params.validated_data["variant"]
         rows = selectors.streak_board(variant, limit=params.validated_data["limit"])
         return Response(self.OutputSerializer({"variant": variant, "rows": rows}).data)
-
-
-class ScoreBucketSerializer(serializers.Serializer):
-    start = serializers.IntegerField()
-    end = serializers.IntegerField(allow_null=True, help_text="inclusive; null: no upper end")
-    count = serializers.IntegerField()
-
-
-class RunsBucketSerializer(serializers.Serializer):
-    runs_completed = serializers.IntegerField()
-    count = serializers.IntegerField()
-
-
-class PlayerStatsSerializer(serializers.Serializer):
-    variant = serializers.CharField(allow_null=True)
-    played = serializers.IntegerField()
-    won = serializers.IntegerField()
-    win_rate = serializers.FloatField(allow_null=True)
-    best_score = serializers.IntegerField(allow_null=True)
-    average_score = serializers.FloatField(allow_null=True)
-    score_histogram = ScoreBucketSerializer(many=True)
-    runs_histogram = RunsBucketSerializer(many=True)
-
-
-class StreakSerializer(serializers.Serializer):
-    variant = serializers.CharField()
-    current = serializers.IntegerField()
-    best = serializers.IntegerField()
-    last_won = serializers.DateField(allow_null=True)
-
-
-class PlayerStatsApi(APIView):
-    """A player's ranked dailies: stats (of one variant or all) and streaks per variant."""
-
-    permission_classes = [AllowAny]
-
-    class InputSerializer(serializers.Serializer):
-        variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
-
-    @extend_schema_serializer(component_name="PlayerLeaderboardStats")
-    class OutputSerializer(serializers.Serializer):
-        username = serializers.CharField()
-        stats = PlayerStatsSerializer()
-        streaks = StreakSerializer(many=True)
-
-    @board_schema(
-        "leaderboard_player", InputSerializer, OutputSerializer, "no player of that name."
-    )
-    def get(self, request: Request, username: str) -> Response:
-        params = self.InputSerializer(data=request.query_params)
-        params.is_valid(raise_exception=True)
-        variant = params.validated_data.get("variant")
-        user_model = get_user_model()
-        player = get_object_or_404(user_model, **{user_model.USERNAME_FIELD: username})
-        variants = [variant] if variant else list(settings.DAILY_VARIANTS)
-        body = {
-            "username": player.get_username(),
-            "stats": selectors.player_stats(player, variant),
-            "streaks": [selectors.streaks(player, v) for v in variants],
-        }
-        return Response(self.OutputSerializer(body).data)

@@ -74,6 +74,24 @@ class LeagueRemoval(models.Model):
         return f"player {self.player_id} removed from league {self.league_id}"
 
 
+class PlayerProfile(models.Model):
+    """A player's choices about their public page (leaderboards/profiles.py). No row is the
+    default: a public page."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="player_profile",
+    )
+    # Hidden: the page and its API answer others exactly as for an unknown name.
+    hidden = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"profile of player {self.player_id} ({'hidden' if self.hidden else 'public'})"
+
+
 # The ratings' models (leaderboards/ratings/models.py) belong to this app: importing them here
 # registers them with it, for the ORM and for makemigrations.
 from leaderboards.ratings.models import PlayerRating, RatedDay, RatingChange  # noqa: E402, F401

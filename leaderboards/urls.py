@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from leaderboards import api, archive_api
+from leaderboards import api, archive_api, player_api
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path(
@@ -18,5 +18,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("alltime/", api.AllTimeBoardApi.as_view(), name="leaderboard-alltime"),
     path("streaks/", api.StreakBoardApi.as_view(), name="leaderboard-streaks"),
     path("ratings/", include("leaderboards.ratings.urls")),
-    path("players/<str:username>/", api.PlayerStatsApi.as_view(), name="leaderboard-player"),
+    path("players/<str:username>/", player_api.PlayerStatsApi.as_view(), name="leaderboard-player"),
+    path("profile/", player_api.PlayerProfileApi.as_view(), name="leaderboard-profile"),
 ]
