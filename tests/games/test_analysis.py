@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -177,3 +178,20 @@ def test_an_attempt_not_over_is_refused(settings: Any) -> None:
     response = answer.post(f"/api/v1/attempts/{attempt.pk}/analysis/")
     assert response.status_code == 404  # an open practice game's cards are not public
     assert not AttemptAnalysis.objects.exists()
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_with_workers_the_analysis_runs_on_a_worker(celery_worker: Any) -> None:
+    player, attempt = practice_game(won=True)
+    client = client_for(player)
+    url = f"/api/v1/attempts/{attempt.pk}/analysis/"
+    assert client.post(url).status_code in (200, 202)
+    deadline = time.monotonic() + 90
+    while client.get(url).json()["status"] != "done" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    answer = client.get(url).json()
+    assert answer["status"] == "done"
+    assert answer["saved"]["played"] == len(attempt.log)
+    assert client.post(url).status_code == 200  # asked again: the stored answer
+    assert AttemptAnalysis.objects.count() == 1
