@@ -428,3 +428,16 @@ def deal_solution_step(deal: Deal, step: int) -> dict[str, Any]:
     log = list(deal.solution or [])
     check_step(step, len(log))
     return _replay_step(deal, log, None, step, cards_public=True)
+
+
+def analysis_alternative_states(analysis: Any) -> list[dict[str, Any]]:
+    """The positions along an analysis' winning alternative, from the position before the
+    losing action (the attempt's cards are public whenever an analysis exists)."""
+    if not analysis.lost_at or not analysis.alternative:
+        return []
+    board = attempt_board(analysis.attempt, upto=analysis.lost_at["index"])
+    states = [engine.board_state(board)]
+    for action in analysis.alternative:
+        board.push_text(action)
+        states.append(engine.board_state(board))
+    return states

@@ -14,6 +14,7 @@ from core.api_errors import error_response
 from games.api.common import SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
 from games.api.rendering import render
 from games.models import AttemptAnalysis
+from games.selectors import analysis_alternative_states
 from games.services.analysis import analysis_for, analysis_request
 
 NOT_FOUND_OR_SEALED = error_response(
@@ -48,6 +49,10 @@ class AnalysisSerializer(serializers.Serializer[Any]):
     positions = AnalysisPositionSerializer(many=True)
     lost_at = LostAtSerializer(allow_null=True)
     alternative = serializers.ListField(child=serializers.CharField())
+    alternative_states = serializers.SerializerMethodField(
+        help_text="The whole position before the losing action, then after each action of "
+        "the alternative (state JSON, every card shown)."
+    )
     saved = SavedSerializer(allow_null=True)
     worker_seconds = serializers.FloatField()
     counts = serializers.SerializerMethodField()
@@ -56,6 +61,9 @@ class AnalysisSerializer(serializers.Serializer[Any]):
 
     class Meta:
         ref_name = "AttemptAnalysis"
+
+    def get_alternative_states(self, analysis: AttemptAnalysis) -> list[dict[str, Any]]:
+        return analysis_alternative_states(analysis)
 
     def get_done(self, analysis: AttemptAnalysis) -> int:
         return len(analysis.positions)

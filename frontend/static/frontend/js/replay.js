@@ -256,6 +256,98 @@ async function loadAttempt() {
   stepper($("stepper"), { label: "Your game", path: `attempts/${a.id}/replay/`, steps: a.log.length, moves: $("moves") });
   $("steps").hidden = false;
   say(`${outcome(a)}: ${a.action_count} actions, score ${a.score}.`);
+  if (a.deal_revealed) analysisPanel(a);
+}
+
+// The analysis (POST/GET attempts/<id>/analysis/): asked on a click, polled while it runs,
+// drawn as an inline SVG chart of moves to win along the game, the losing action marked.
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(name, attrs) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+export function chartPoints(positions, steps, width, height) {
+  const known = positions.filter((p) => p.moves_to_win !== null);
+  const top = Math.max(1, ...known.map((p) => p.moves_to_win));
+  return known.map((p) => ({
+    x: Math.round((p.step / Math.max(1, steps)) * width),
+    y: Math.round(height - (p.moves_to_win / top) * height),
+    step: p.step,
+    moves: p.moves_to_win,
+  }));
+}
+
+function drawChart(host, analysis, steps) {
+  const width = 600, height = 160;
+  const chart = svg("svg", { id: "analysis-svg", viewBox: `-10 -10 ${width + 20} ${height + 20}`, role: "img",
+    "aria-label": "Moves to win along the game", width: "100%" });
+  const points = chartPoints(analysis.positions, steps, width, height);
+  chart.append(svg("polyline", { points: points.map((p) => `${p.x},${p.y}`).join(" "), fill: "none", stroke: "currentColor", "stroke-width": 2 }));
+  for (const p of points) {
+    const dot = svg("circle", { cx: p.x, cy: p.y, r: 3, class: "analysis-point" });
+    dot.append(svg("title", {}));
+    dot.firstChild.textContent = `after ${p.step} actions: ${p.moves} moves to win`;
+    chart.append(dot);
+  }
+  if (analysis.lost_at) {
+    const x = Math.round(((analysis.lost_at.index + 1) / Math.max(1, steps)) * width);
+    chart.append(svg("line", { id: "analysis-lost-mark", x1: x, x2: x, y1: 0, y2: height, stroke: "crimson", "stroke-width": 2 }));
+  }
+  host.replaceChildren(chart);
+}
+
+function showAlternative(analysis) {
+  const states = analysis.alternative_states;
+  let k = 0;
+  const draw = () => {
+    renderBoard($("analysis-board"), states[k], { reveal: true });
+    $("analysis-alt-step").textContent = k === 0
+      ? `Before action ${analysis.lost_at.index + 1}`
+      : `${k} of ${states.length - 1}: ${moveWords(analysis.alternative[k - 1])}`;
+  };
+  $("analysis-alt-prev").onclick = () => { if (k > 0) { k -= 1; draw(); } };
+  $("analysis-alt-next").onclick = () => { if (k < states.length - 1) { k += 1; draw(); } };
+  $("analysis-alt-view").hidden = false;
+  draw();
+}
+
+function drawAnalysis(analysis, a) {
+  const c = analysis.counts;
+  $("analysis-status").textContent = analysis.status === "done"
+    ? `Analysed ${analysis.positions.length} positions in ${analysis.worker_seconds} s: ${c.solved} winnable, ${c.unsolvable} lost, ${c.unknown} undecided.`
+    : `Analysis ${analysis.status}: ${analysis.done} of ${analysis.planned} positions…`;
+  drawChart($("analysis-chart"), analysis, a.log.length);
+  if (analysis.lost_at) {
+    $("analysis-lost").textContent = `The game was lost here: action ${analysis.lost_at.index + 1}, ${moveWords(analysis.lost_at.action)}.`;
+    $("analysis-alt").hidden = analysis.alternative.length === 0;
+    $("analysis-alt").onclick = () => showAlternative(analysis);
+  } else if (analysis.status === "done" && !a.won) {
+    $("analysis-lost").textContent = "No losing action was found within the analysis budget.";
+  }
+  if (analysis.saved) {
+    $("analysis-saved").textContent = `Won in ${analysis.saved.played} actions; the shortest line found takes ${analysis.saved.shortest} (${analysis.saved.actions} saved).`;
+  }
+}
+
+function analysisPanel(a) {
+  const path = `attempts/${a.id}/analysis/`;
+  $("analysis").hidden = false;
+  const poll = async (method) => {
+    const answer = await api(method, path);
+    if (!answer.ok) {
+      if (method === "GET" && answer.status === 404) return;
+      $("analysis-status").textContent = errorMessage(answer);
+      return;
+    }
+    $("analysis-ask").hidden = true;
+    drawAnalysis(answer.data, a);
+    if (answer.data.status === "pending" || answer.data.status === "running") setTimeout(() => poll("GET"), 1000);
+  };
+  $("analysis-ask").onclick = () => poll("POST");
+  poll("GET");
 }
 
 async function loadChallenge() {
