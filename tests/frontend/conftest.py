@@ -99,6 +99,10 @@ def start_server(
         LOG_LEVEL="WARNING",
         # The tests' dailies are spider1 (quick to verify) and astrocyte.
         DAILY_VARIANTS="spider1,astrocyte",
+        # Game analyses (the replay page's) within seconds.
+        ANALYSIS_SECONDS="10",
+        ANALYSIS_POSITION_SECONDS="3",
+        ANALYSIS_POSITION_NODES="20000",
     )
     redis_url = server_redis_url(settings.REDIS_URL)
     if redis_url:
