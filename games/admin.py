@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from games.errors import GamesError
-from games.models import Attempt, DailyChallenge, Deal
+from games.models import Attempt, AttemptAnalysis, DailyChallenge, Deal
 from games.selectors import schedule_for_days, solution_steps
 from games.services.attempts import attempt_void
 from games.services.deals import deal_requeue, deal_retire, deal_schedule
@@ -297,3 +297,18 @@ class AttemptAdmin(admin.ModelAdmin):
             self.log_change(request, attempt, f"Voided: {reason}")
             count += 1
         self.message_user(request, f"{count} attempt(s) voided.")
+
+
+@admin.register(AttemptAnalysis)
+class AttemptAnalysisAdmin(admin.ModelAdmin):
+    """Game analyses, read-only: made by the job (games/services/analysis.py)."""
+
+    list_display = ("attempt", "status", "planned", "worker_seconds", "created_at", "finished_at")
+    list_filter = ("status",)
+    readonly_fields = [field.name for field in AttemptAnalysis._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
