@@ -44,7 +44,7 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "attempts": (
         "Playing an attempt: the owner's view, action batches, resign, a practice hint, and "
-        "a finished attempt position by position.",
+        "a finished attempt position by position, and its analysis once its cards are public.",
         (
             "attempt-detail",
             "attempt-actions",
@@ -52,6 +52,7 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
             "attempt-hint",
             "attempt-autocomplete",
             "attempt-replay",
+            "attempt-analysis",
         ),
     ),
     "leaderboards": (
