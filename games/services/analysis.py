@@ -21,6 +21,7 @@ row pending -> running in one UPDATE, so a second run of the task does nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import threading
 import time
@@ -67,9 +68,41 @@ def analysis_request(*, attempt_id: int, player: Any) -> AttemptAnalysis:
             analysis, created = AttemptAnalysis.objects.get_or_create(attempt=attempt)
     except IntegrityError:  # a concurrent ask made it first
         return AttemptAnalysis.objects.get(attempt=attempt)
-    if created:
+    if created or _requeued(analysis):
         transaction.on_commit(lambda: enqueue_analysis(analysis.pk))
+        analysis.refresh_from_db()
     return analysis
+
+
+def _stale_after() -> dt.timedelta:
+    """How long a queued or running analysis may take before asking again starts it over
+    (its worker died, or the embedded process stopped): twice the budget, and a minute."""
+    return dt.timedelta(seconds=2 * float(settings.ANALYSIS_SECONDS) + 60)
+
+
+def _requeued(analysis: AttemptAnalysis) -> bool:
+    """A failed analysis, or one queued or running for longer than it can take, goes back to
+    pending (once: the update is conditional on the row as read) to be run again."""
+    now = timezone.now()
+    unfinished = (AttemptAnalysis.Status.PENDING, AttemptAnalysis.Status.RUNNING)
+    stale = analysis.status in unfinished and now - analysis.created_at > _stale_after()
+    if analysis.status != AttemptAnalysis.Status.FAILED and not stale:
+        return False
+    return bool(
+        AttemptAnalysis.objects.filter(
+            pk=analysis.pk, status=analysis.status, created_at=analysis.created_at
+        ).update(
+            status=AttemptAnalysis.Status.PENDING,
+            created_at=now,
+            finished_at=None,
+            positions=[],
+            planned=0,
+            lost_at=None,
+            alternative=[],
+            saved=None,
+            worker_seconds=0.0,
+        )
+    )
 
 
 def enqueue_analysis(analysis_id: int) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import engine
 from games.models import Attempt, AttemptAnalysis
@@ -118,6 +120,22 @@ def test_asked_twice_it_is_computed_once() -> None:
     again = analysis_request(attempt_id=attempt.pk, player=player)
     assert again.pk == first.pk and again.status == "done"
     assert analysis_run(analysis_id=first.pk).finished_at == first.finished_at
+    assert AttemptAnalysis.objects.count() == 1
+
+
+def test_a_failed_or_stuck_analysis_asked_again_runs_again_and_a_fresh_one_does_not() -> None:
+    player, attempt = practice_game(won=True)
+    first = analysis_request(attempt_id=attempt.pk, player=player)
+    AttemptAnalysis.objects.filter(pk=first.pk).update(status="running")
+    assert analysis_request(attempt_id=attempt.pk, player=player).status == "running"  # fresh
+    long_ago = timezone.now() - dt.timedelta(hours=1)
+    AttemptAnalysis.objects.filter(pk=first.pk).update(created_at=long_ago)  # its worker died
+    again = analysis_request(attempt_id=attempt.pk, player=player)
+    assert again.status == "pending" and again.created_at > long_ago
+    assert analysis_run(analysis_id=again.pk).status == "done"
+    AttemptAnalysis.objects.filter(pk=first.pk).update(status="failed")
+    assert analysis_request(attempt_id=attempt.pk, player=player).status == "pending"
+    assert analysis_run(analysis_id=first.pk).status == "done"
     assert AttemptAnalysis.objects.count() == 1
 
 
