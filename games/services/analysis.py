@@ -119,12 +119,18 @@ def enqueue_analysis(analysis_id: int) -> None:
         attempt_analyse_task.delay(analysis_id)
 
 
+# The embedded run's analyses take turns (one solver at a time beside the web requests, as
+# one Celery worker would take them), each in its own short-lived thread.
+_EMBEDDED_TURN = threading.Lock()
+
+
 def _run_in_thread(analysis_id: int) -> None:
-    close_old_connections()
-    try:
-        analysis_run(analysis_id=analysis_id)
-    finally:
-        connection.close()
+    with _EMBEDDED_TURN:
+        close_old_connections()
+        try:
+            analysis_run(analysis_id=analysis_id)
+        finally:
+            connection.close()
 
 
 def analysis_run(*, analysis_id: int) -> AttemptAnalysis:
