@@ -22,6 +22,7 @@ row pending -> running in one UPDATE, so a second run of the task does nothing.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import logging
 import threading
 import time
@@ -227,7 +228,12 @@ def _analyse(analysis: AttemptAnalysis) -> None:
             alternative = found[winnable_at][1]
     if attempt.won and found.get(0, ("", []))[0] == solver.SOLVED:
         shortest = len(found[0][1])
-        saved = {"played": n, "shortest": shortest, "actions": max(0, n - shortest)}
+        saved = {
+            "played": n,
+            "shortest": shortest,
+            "actions": max(0, n - shortest),
+            "where": _where_saved(n, found),
+        }
     analysis.positions = _positions(found)
     analysis.lost_at = lost_at
     analysis.alternative = alternative or []
@@ -236,6 +242,21 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     analysis.status = AttemptAnalysis.Status.DONE
     analysis.finished_at = timezone.now()
     analysis.save()
+
+
+def _where_saved(n: int, found: dict[int, tuple[str, list[str]]]) -> list[dict[str, int]]:
+    """Where a won game spent actions a shorter line would have saved: between two analysed
+    positions ``a < b``, the actions played beyond the shortest line found from ``a`` that
+    were not still beyond it at ``b`` (the waste made in that stretch), largest first. The
+    solver's lines are short, not always shortest, so this is what was found, not a bound."""
+    solved = sorted(step for step, (status, _) in found.items() if status == solver.SOLVED)
+    beyond = {step: (n - step) - len(found[step][1]) for step in solved}
+    stretches = [
+        {"from_step": a, "to_step": b, "actions": beyond[a] - beyond[b]}
+        for a, b in itertools.pairwise(solved)
+        if beyond[a] - beyond[b] > 0
+    ]
+    return sorted(stretches, key=lambda s: (-s["actions"], s["from_step"]))
 
 
 def _positions(found: dict[int, tuple[str, list[str]]]) -> list[dict[str, Any]]:

@@ -106,11 +106,23 @@ def test_a_won_game_says_what_the_shortest_line_saved() -> None:
     by_step = {p["step"]: p for p in analysis.positions}
     assert by_step[len(attempt.log)]["moves_to_win"] == 0
     shortest = by_step[0]["moves_to_win"]
+    assert analysis.saved is not None
+    where = analysis.saved.pop("where")
     assert analysis.saved == {
         "played": len(attempt.log),
         "shortest": shortest,
         "actions": max(0, len(attempt.log) - shortest),
     }
+    # each stretch: the actions played beyond the shortest line found, made between its ends
+    beyond = {
+        p["step"]: len(attempt.log) - p["step"] - p["moves_to_win"]
+        for p in analysis.positions
+        if p["moves_to_win"] is not None
+    }
+    for stretch in where:
+        made = beyond[stretch["from_step"]] - beyond[stretch["to_step"]]
+        assert stretch["actions"] == made > 0
+    assert [s["actions"] for s in where] == sorted((s["actions"] for s in where), reverse=True)
     assert analysis.lost_at is None
 
 

@@ -321,14 +321,20 @@ function drawAnalysis(analysis, a) {
     : `Analysis ${analysis.status}: ${analysis.done} of ${analysis.planned} positions…`;
   drawChart($("analysis-chart"), analysis, a.log.length);
   if (analysis.lost_at) {
-    $("analysis-lost").textContent = `The game was lost here: action ${analysis.lost_at.index + 1}, ${moveWords(analysis.lost_at.action)}.`;
+    const after = analysis.positions.find((p) => p.step === analysis.lost_at.index + 1);
+    const proven = after && after.status === "unsolvable";
+    $("analysis-lost").textContent = proven
+      ? `The game was lost here: action ${analysis.lost_at.index + 1}, ${moveWords(analysis.lost_at.action)}.`
+      : `The game was lost here, as far as the analysis could tell: no win was found after action ${analysis.lost_at.index + 1}, ${moveWords(analysis.lost_at.action)}.`;
     $("analysis-alt").hidden = analysis.alternative.length === 0;
     $("analysis-alt").onclick = () => showAlternative(analysis);
   } else if (analysis.status === "done" && !a.won) {
     $("analysis-lost").textContent = "No losing action was found within the analysis budget.";
   }
   if (analysis.saved) {
-    $("analysis-saved").textContent = `Won in ${analysis.saved.played} actions; the shortest line found takes ${analysis.saved.shortest} (${analysis.saved.actions} saved).`;
+    const most = (analysis.saved.where || [])[0];
+    $("analysis-saved").textContent = `Won in ${analysis.saved.played} actions; the shortest line found takes ${analysis.saved.shortest} (${analysis.saved.actions} saved).`
+      + (most ? ` Most were spent between actions ${most.from_step + 1} and ${most.to_step}: ${most.actions} more than the shortest line from there.` : "");
   }
 }
 
