@@ -3,12 +3,24 @@ to win drawn, the losing action marked, the winning alternative stepped on the b
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import DESKTOP, Daily, Server, make_player
+from tests.celery_worker import start_celery_worker
+from tests.frontend.conftest import (
+    DESKTOP,
+    Daily,
+    Server,
+    make_player,
+    start_server,
+    stop_server,
+    wait_for_server_sessions_to_end,
+)
 from tests.frontend.helpers import sign_in
 from tests.frontend.test_pages import close_the_day
 
@@ -41,10 +53,40 @@ def lost_game(daily: Daily) -> int:
     return int(attempt.pk)
 
 
+# The test server's budget (tests/frontend/conftest.py), for a worker too.
+BUDGET = {
+    "ANALYSIS_SECONDS": "10",
+    "ANALYSIS_POSITION_SECONDS": "3",
+    "ANALYSIS_POSITION_NODES": "20000",
+}
+
+
+@pytest.fixture
+def analysis_server(tmp_path: Path, daily: Daily) -> Iterator[Server]:
+    """A server whose analyses run as the mode says: embedded, in a thread of the server; with
+    Redis, on a real Celery worker of their own queue (the server's broker is the tests')."""
+    from django.conf import settings
+
+    worker = None
+    extra: dict[str, str] = {}
+    if settings.REDIS_URL:
+        queue = f"analysis-{uuid.uuid4().hex[:10]}"
+        extra = {"REDIS_URL": settings.REDIS_URL, "CELERY_TASK_DEFAULT_QUEUE": queue}
+        worker = start_celery_worker(tmp_path, extra_env=BUDGET, queue=queue)
+    server = start_server(tmp_path, extra)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+        if worker is not None:
+            worker.stop()
+        wait_for_server_sessions_to_end()
+
+
 def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
-    asgi_server: Server, browser: Any, daily: Daily
+    analysis_server: Server, browser: Any, daily: Daily
 ) -> None:
-    base = asgi_server.url
+    base = analysis_server.url
     attempt = lost_game(daily)
     close_the_day(daily)
     page = browser.new_context(viewport=DESKTOP).new_page()
