@@ -23,12 +23,12 @@ def visible_player(username: str, viewer: Any) -> Any:
     """The player called ``username`` if ``viewer`` may see their page; else ``Http404``,
     the same for a hidden page as for a name nobody has."""
     user_model = get_user_model()
-    player = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).only("pk").first()
+    player = user_model.objects.filter(**{user_model.USERNAME_FIELD: username}).first()
     if player is None:
         raise Http404
     if getattr(viewer, "pk", None) != player.pk and profile_hidden(player):
         raise Http404
-    return user_model.objects.get(pk=player.pk)
+    return player
 
 
 def player_profile_update(*, player: Any, hidden: bool) -> PlayerProfile:
