@@ -22,30 +22,17 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.leaderboard_bench import ensure_database, percentile
+from bench.leaderboard_bench import ensure_database, percentile, setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20260101
 FIRST_DATE = dt.date(2025, 1, 1)  # long closed
-
-
-def setup_django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def attempt_row(

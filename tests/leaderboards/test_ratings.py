@@ -21,6 +21,7 @@ from leaderboards.ratings.math import MODEL, Skill
 from leaderboards.ratings.models import PlayerRating, RatedDay, RatingChange
 from leaderboards.ratings.selectors import player_ratings, rating_board, rating_history
 from leaderboards.ratings.services import ratings_rate_closed_days, ratings_rate_day
+from leaderboards.ratings.writes import CHANGE_COLUMNS
 from leaderboards.selectors import leaderboard_for_day, player_rank
 from leaderboards.tasks import RATE_CLOSED_DAYS_TASK, ratings_rate_closed_days_task
 from tests.factories import make_challenge, make_player
@@ -229,18 +230,6 @@ def test_the_celery_task_rates_the_closed_days(celery_worker: Any) -> None:
 # --- the recompute ------------------------------------------------------------------
 
 
-CHANGE_FIELDS = (
-    "challenge_id",
-    "player_id",
-    "rank",
-    "players",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
-)
-
-
 def every_number() -> dict[str, Any]:
     return {
         "ratings": sorted(
@@ -248,7 +237,7 @@ def every_number() -> dict[str, Any]:
                 "player_id", "variant", "mu", "sigma", "rating", "rated_days", "last_challenge_id"
             )
         ),
-        "changes": sorted(RatingChange.objects.values_list(*CHANGE_FIELDS)),
+        "changes": sorted(RatingChange.objects.values_list(*CHANGE_COLUMNS)),
         "days": sorted(RatedDay.objects.values_list("challenge_id", "variant", "date", "players")),
     }
 
