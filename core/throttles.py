@@ -18,6 +18,12 @@ was given gets through.
 Rates, scopes and the 429 answer are DRF's (``DEFAULT_THROTTLE_RATES``, ``throttle_scope``,
 ``Throttled``); only the counting differs.
 
+A signed-in client's requests in one scope are taken from its counter a *lease* at a time
+(``RequestLease``: a second's worth of the rate, counted before they are made), so a
+player posting actions costs one round trip a second, not one a request. Each server
+process holds its clients' leases (``HeldLeases``); a play socket holds its own. Rates of
+less than two a second are counted request by request.
+
 The counters are not worth an outage: when the cache cannot be reached (Redis down) a
 request is let through uncounted (fail open), one warning line says so for the whole
 outage, and for ``OUTAGE_RETRY_SECONDS`` after a failure requests do not even try, so a
@@ -32,6 +38,7 @@ import logging
 import math
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from django.core.cache import caches
@@ -193,8 +200,45 @@ class RequestLease:
         return take_request(cache, self.key, self.limit, self.duration, now)
 
 
+def lease_size(limit: int, duration: int) -> int:
+    """A lease's requests for a rate of ``limit`` per ``duration`` s: a second's worth."""
+    return limit // max(1, duration)
+
+
+class HeldLeases:
+    """The leases a process holds, by counter key: at most ``size``, the least recently
+    used dropped first (its requests were counted already: only over-counted). A lease
+    is taken out for the time of one request, so two threads never share one."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._leases: OrderedDict[str, RequestLease] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, key: str, limit: int, duration: int) -> RequestLease:
+        with self._lock:
+            lease = self._leases.pop(key, None)
+        if lease is None or (lease.limit, lease.duration) != (limit, duration):
+            lease = RequestLease(key, limit, duration, size=lease_size(limit, duration))
+        return lease
+
+    def give_back(self, lease: RequestLease) -> None:
+        with self._lock:
+            self._leases[lease.key] = lease
+            while len(self._leases) > self.size:
+                self._leases.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._leases.clear()
+
+
+held_leases = HeldLeases()
+
+
 class WindowRateThrottle(ScopedRateThrottle):
-    """``ScopedRateThrottle`` (per user, or per address when anonymous), counted in windows."""
+    """``ScopedRateThrottle`` (per user, or per address when anonymous), counted in windows;
+    a signed-in client's requests a lease at a time (``held_leases``)."""
 
     cache_alias = "default"
 
@@ -211,7 +255,14 @@ class WindowRateThrottle(ScopedRateThrottle):
         if key is None:
             return True
         cache = caches[self.cache_alias]  # the backend itself, not Django's proxy to it
-        wait = take_request(cache, key, limit, duration, self.timer())
+        if lease_size(limit, duration) > 1 and request.user.is_authenticated:
+            lease = held_leases.take(key, limit, duration)
+            try:
+                wait = lease.take(cache, self.timer())
+            finally:
+                held_leases.give_back(lease)
+        else:
+            wait = take_request(cache, key, limit, duration, self.timer())
         if wait is None:
             return True
         self._wait = wait

@@ -214,6 +214,21 @@ def _small_improve_budget(settings: Any) -> None:
     settings.SOLVER_IMPROVE_NODES = TEST_IMPROVE_NODES
 
 
+@pytest.fixture(autouse=True)
+def _nothing_held_over() -> Iterator[None]:
+    """No play cursor or throttle lease the process held for another test: a rolled-back
+    test's ids are used again by the next one (games/api/held_cursors.py,
+    core/throttles.py)."""
+    from core.throttles import held_leases
+    from games.api.held_cursors import held_cursors
+
+    held_cursors.clear()
+    held_leases.clear()
+    yield
+    held_cursors.clear()
+    held_leases.clear()
+
+
 @pytest.fixture
 def fresh_throttles(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A cache of its own for the test (no counts carried over), and rates tests won't hit

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from core.api_errors import error_response
 from games.api.common import NOT_FOUND, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
+from games.api.held_cursors import held_cursors
 from games.api.rendering import render
 from games.api.schema import (
     AttemptSerializer,
@@ -34,6 +35,28 @@ MAX_LOG_OFFSET = 1_000_000
 MAX_ACTION_CHARS = 16
 # Bytes per action in a post's body: a 16-character action, quoted, with room for layout.
 ACTION_BODY_BYTES = 48
+
+
+def fast_batch(data: Any) -> tuple[int, list[str]] | None:
+    """``(offset, actions)`` when ``data`` is plainly what the input serializer takes (an
+    object with an integer offset in range and 1 to ACTIONS_MAX_BATCH short ASCII strings),
+    else None: then the serializer itself checks it and says what is wrong, in its words."""
+    if not isinstance(data, dict):
+        return None
+    offset, actions = data.get("offset"), data.get("actions")
+    if type(offset) is not int or not 0 <= offset <= MAX_LOG_OFFSET:
+        return None
+    if type(actions) is not list or not 0 < len(actions) <= settings.ACTIONS_MAX_BATCH:
+        return None
+    for action in actions:
+        if (
+            type(action) is not str
+            or len(action) > MAX_ACTION_CHARS
+            or not action.isascii()
+            or "\x00" in action
+        ):
+            return None
+    return offset, actions
 
 
 def actions_body_budget() -> int:
@@ -145,14 +168,25 @@ class AttemptActionsApi(APIView):
         },
     )
     def post(self, request: Request, attempt_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        batch = attempt_push_actions(
-            attempt_id=attempt_id,
-            player=request.user,
-            offset=data.validated_data["offset"],
-            actions=data.validated_data["actions"],
-        )
+        batch_in = fast_batch(request.data)
+        if batch_in is None:
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            batch_in = data.validated_data["offset"], data.validated_data["actions"]
+        offset, actions = batch_in
+        # This process's cursor of the attempt since its last post here, if any: it saves
+        # the lock and the replay (games/api/held_cursors.py).
+        cursor = held_cursors.take(attempt_id)
+        try:
+            batch = attempt_push_actions(
+                attempt_id=attempt_id,
+                player=request.user,
+                offset=offset,
+                actions=actions,
+                cursor=cursor,
+            )
+        finally:
+            held_cursors.give_back(attempt_id, cursor)
         return Response(render(self.OutputSerializer, batch))
 
 

@@ -49,12 +49,11 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from core.api_errors import DomainError, error_body
 from core.consumers import DirectDispatch
-from core.throttles import RequestLease
+from core.throttles import RequestLease, lease_size
 from games.api.attempts import (
-    MAX_ACTION_CHARS,
-    MAX_LOG_OFFSET,
     AttemptActionsApi,
     actions_body_budget,
+    fast_batch,
 )
 from games.api.rendering import render
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
@@ -129,26 +128,6 @@ def release_connections() -> None:
         future.result()
 
 
-def fast_batch(message: dict[str, Any]) -> tuple[int, list[str]] | None:
-    """``(offset, actions)`` when the message is plainly what the input serializer takes
-    (an integer offset in range, 1 to ACTIONS_MAX_BATCH short ASCII strings), else None:
-    then the serializer itself checks it and says what is wrong, in its own words."""
-    offset, actions = message.get("offset"), message.get("actions")
-    if type(offset) is not int or not 0 <= offset <= MAX_LOG_OFFSET:
-        return None
-    if type(actions) is not list or not 0 < len(actions) <= settings.ACTIONS_MAX_BATCH:
-        return None
-    for action in actions:
-        if (
-            type(action) is not str
-            or len(action) > MAX_ACTION_CHARS
-            or not action.isascii()
-            or "\x00" in action
-        ):
-            return None
-    return offset, actions
-
-
 def max_frame_chars() -> int:
     return actions_body_budget() + FRAME_OVERHEAD_CHARS
 
@@ -176,7 +155,7 @@ def throttle_lease(player_id: int) -> RequestLease | None:
     if limit is None or duration is None:
         return None
     key = throttle.cache_format % {"scope": THROTTLE_SCOPE, "ident": player_id}
-    return RequestLease(key, limit, duration, size=limit // max(1, duration))
+    return RequestLease(key, limit, duration, size=lease_size(limit, duration))
 
 
 class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):

@@ -179,3 +179,31 @@ def test_a_lease_takes_requests_from_the_shared_counter_a_few_at_a_time(
     calls.clear()
     assert old.take(cache, clock.now + 61) is None
     assert len(calls) == 1
+
+
+def test_a_signed_in_players_requests_are_counted_a_lease_at_a_time(
+    cache_kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At two or more requests a second, a signed-in player's requests are taken from the
+    counter a second's worth at a time: one round trip for a lease, and the limit still
+    holds to the request (an anonymous client's are counted one by one)."""
+    clock = Clock(6_000_000.0 + 30)
+    player = make_player("leased")
+    ask = asker("240/min", clock, monkeypatch, user=player)  # a lease is 4 requests
+    calls: list[int] = []
+    real = throttles.take_request
+
+    def counted(*args: Any, **kwargs: Any) -> float | None:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(throttles, "take_request", counted)
+    assert all(ask()[0] for _ in range(8))
+    assert len(calls) == 2  # two leases of four
+    assert all(ask()[0] for _ in range(240 - 8))
+    allowed, wait = ask()
+    assert not allowed and wait is not None and wait > 0  # the 241st of the minute
+    calls.clear()
+    anonymous = asker("240/min", clock, monkeypatch)
+    assert all(anonymous()[0] for _ in range(3))
+    assert len(calls) == 3

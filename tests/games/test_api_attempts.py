@@ -420,13 +420,14 @@ def test_today_says_how_far_the_proof_of_a_missing_daily_has_got(settings: Any) 
     assert [c["variant"] for c in body["challenges"]] == ["astrocyte"]
 
 
-def test_actions_are_rate_limited(
-    playing: tuple[APIClient, Attempt], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_actions_are_rate_limited(monkeypatch: pytest.MonkeyPatch) -> None:
     from rest_framework.throttling import ScopedRateThrottle
 
-    client, attempt = playing
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "actions", "3/min")
+    client = client_for(make_player())
+    started = client.post(f"/api/v1/challenges/{todays_challenge().pk}/start/")
+    assert started.status_code == 201
+    attempt = Attempt.objects.get(pk=started.json()["id"])
     solution = solution_of(attempt.deal)
     codes = [post_actions(client, attempt.pk, i, solution[i : i + 1]).status_code for i in range(4)]
     assert codes == [200, 200, 429, 429]  # the start was the scope's first request
