@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import json
+import math
 import os
 import random
 import resource
@@ -326,6 +327,7 @@ class Connection:
 class Tally:
     latencies: list[float] = field(default_factory=list)  # write -> whole answer, seconds
     scheduled: list[float] = field(default_factory=list)  # due time -> whole answer
+    sent_at: list[float] = field(default_factory=list)  # perf_counter() of each write
     statuses: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     accepted: int = 0
@@ -438,6 +440,7 @@ async def player(
                     tally.accepted += 1
                     tally.latencies.append(done - sent)
                     tally.scheduled.append(done - due)
+                    tally.sent_at.append(sent)
                 if body["won"]:
                     # The line is won: go on as a new player (one ranked attempt each).
                     tally.wins += 1
@@ -494,7 +497,7 @@ async def run(args: argparse.Namespace, shared: Shared, tokens: list[str]) -> di
     await asyncio.sleep(args.warmup)
     tally.recording = True
     cpu0 = cpu_snapshot(shared.server_pid)
-    t0 = time.perf_counter()
+    t0, recorded_from = time.perf_counter(), time.time()
     await asyncio.gather(*tasks)
     window = time.perf_counter() - t0
     cpu = cpu_cores(cpu0, cpu_snapshot(shared.server_pid), window)
@@ -523,8 +526,20 @@ async def run(args: argparse.Namespace, shared: Shared, tokens: list[str]) -> di
             key: round(value * window / max(1, tally.accepted) * 1000, 2)
             for key, value in cpu.items()
         },
+        # When the slow answers came: how many were over the p99 target in each second of
+        # the run (spread out: waiting for a core; bunched: something stopped the server).
+        "over_target_by_second": over_target_by_second(tally, t0, window),
+        "recorded_from_unix_time": round(recorded_from, 1),
         "errors": tally.errors[:5],
     }
+
+
+def over_target_by_second(tally: Tally, t0: float, window: float) -> list[int]:
+    counts = [0] * max(1, math.ceil(window))
+    for sent, latency in zip(tally.sent_at, tally.latencies, strict=True):
+        if latency * 1000 > TARGET_P99_MS:
+            counts[min(len(counts) - 1, max(0, int(sent - t0)))] += 1
+    return counts
 
 
 def main() -> None:

@@ -35,21 +35,26 @@ def _key(prefix: str, challenge_id: int) -> str:
     return f"{prefix}:leaderboards:progress:{challenge_id}"
 
 
-def add(prefix: str, challenge_id: int, row: dict[str, Any]) -> None:
-    """Keep ``row`` (a progress row with its ``attempt_id``) for the next push."""
+def add(prefix: str, challenge_id: int, rows: list[dict[str, Any]]) -> None:
+    """Keep ``rows`` (progress rows, each with its ``attempt_id``) for the next push: one
+    round trip for them all."""
+    if not rows:
+        return
     client = _client()
     if client is not None:
         try:
             key = _key(prefix, challenge_id)
             with client.pipeline(transaction=False) as pipe:
-                pipe.hset(key, str(row["attempt_id"]), json.dumps(row))
+                pipe.hset(key, mapping={str(row["attempt_id"]): json.dumps(row) for row in rows})
                 pipe.expire(key, BUFFER_EXPIRY_SECONDS)
                 pipe.execute()
             return
         except Exception as error:
-            log.warning("progress row kept in this process, Redis failed: %r", error)
+            log.warning("progress rows kept in this process, Redis failed: %r", error)
     with _lock:
-        _local.setdefault(challenge_id, {})[row["attempt_id"]] = row
+        kept = _local.setdefault(challenge_id, {})
+        for row in rows:
+            kept[row["attempt_id"]] = row
 
 
 def take(prefix: str, challenge_id: int) -> list[dict[str, Any]]:
