@@ -1,4 +1,4 @@
-"""Rate limits as sliding-window counters: one Redis round trip a request.
+"""Rate limits as sliding-window counters: one Redis round trip a request, or a lease.
 
 DRF's ``SimpleRateThrottle`` keeps each client's history of request times as a pickled
 list in the cache, read and written back on every request (two round trips, and a list

@@ -1,6 +1,7 @@
 """Players' progress rows waiting for their challenge's next progress push.
 
-Every process that commits an action may add a row; one process flushes the window
+Every process that commits an action may add rows (gathered in the process for a moment
+and added together: leaderboards/live.py); one process flushes the window
 (leaderboards/live.py). With the Redis cache the rows wait in one Redis hash per
 challenge (field: the attempt id, so a player's later row replaces the earlier one), and
 the flush takes them all at once (HGETALL and DEL in one transaction): whichever process
