@@ -34,6 +34,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,32 @@ def headers(token: str, length: int) -> list[tuple[bytes, bytes]]:
         (b"accept", b"application/json"),
         (b"content-length", str(length).encode()),
     ]
+
+
+def two_phases(
+    prepare: Callable[[str], Awaitable[None]],
+    play: Callable[[str], Awaitable[None]],
+    batch: list[str],
+    posts: int,
+    label: str | None = None,
+) -> tuple[float, float, int]:
+    """Every player of ``batch`` prepared (its start, its socket), then all of them playing
+    at once: the CPU and wall seconds of the play and the actions played. With ``label``
+    the preparation's CPU a player is printed, as not in the figure."""
+
+    async def go() -> tuple[float, float, int]:
+        spent = time.process_time()
+        await asyncio.gather(*(prepare(token) for token in batch))
+        spent = time.process_time() - spent
+        if label is not None:
+            print(
+                f"{label} {spent / len(batch) * 1000:.2f} ms CPU a player (not in the figure below)"
+            )
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(play(token) for token in batch))
+        return time.process_time() - cpu, time.perf_counter() - wall, len(batch) * posts
+
+    return asyncio.run(go())
 
 
 def asgi_caller(application: Any) -> Any:
@@ -233,32 +260,8 @@ def main() -> None:
                 check(await sockets[token].ask(payload), "socket action")
             await sockets.pop(token).close()
 
-        async def together_socket(batch: list[str]) -> None:
-            await asyncio.gather(*(opened(token) for token in batch))
-            await asyncio.gather(*(splay(token) for token in batch))
-
-        def run(batch: list[str]) -> None:
-            asyncio.run(together_socket(batch))
-
-        def run_timed(batch: list[str]) -> tuple[float, float, int]:
-            async def go() -> tuple[float, float, int]:
-                # the sockets are opened first, outside the clock
-                handshake = time.process_time()
-                await asyncio.gather(*(opened(token) for token in batch))
-                handshake = time.process_time() - handshake
-                print(
-                    f"socket: start + handshake {handshake / len(batch) * 1000:.2f} ms CPU "
-                    "a player (not in the figure below)"
-                )
-                cpu, wall = time.process_time(), time.perf_counter()
-                await asyncio.gather(*(splay(token) for token in batch))
-                return (
-                    time.process_time() - cpu,
-                    time.perf_counter() - wall,
-                    len(batch) * args.posts,
-                )
-
-            return asyncio.run(go())
+        # the sockets are opened first, outside the clock
+        prepare, play_all, prepared = opened, splay, "socket: start + handshake"
     else:
         if args.handler == "asgi":
             from config.asgi import application
@@ -278,32 +281,13 @@ def main() -> None:
                 payload = {"offset": n, "actions": [solution[n]]}
                 check(await acall(path, token, payload), "post")
 
+        # the starts first, timed apart: the figure is CPU per action post
+        prepare, play_all, prepared = astart, aposts, f"{args.handler}: start"
+
+    if args.handler != "wsgi":
+
         def run(batch: list[str]) -> None:
-            async def go() -> None:
-                await asyncio.gather(*(astart(token) for token in batch))
-                await asyncio.gather(*(aposts(token) for token in batch))
-
-            asyncio.run(go())
-
-        def run_timed(batch: list[str]) -> tuple[float, float, int]:
-            async def go() -> tuple[float, float, int]:
-                # the starts first, timed apart: the figure is CPU per action post
-                starts = time.process_time()
-                await asyncio.gather(*(astart(token) for token in batch))
-                starts = time.process_time() - starts
-                print(
-                    f"{args.handler}: start {starts / len(batch) * 1000:.2f} ms CPU a player "
-                    "(not in the figure below)"
-                )
-                cpu, wall = time.process_time(), time.perf_counter()
-                await asyncio.gather(*(aposts(token) for token in batch))
-                return (
-                    time.process_time() - cpu,
-                    time.perf_counter() - wall,
-                    len(batch) * args.posts,
-                )
-
-            return asyncio.run(go())
+            two_phases(prepare, play_all, batch, args.posts)
 
     run(tokens[:2])  # warm-up: imports, connections, caches
     profiler = None
@@ -312,12 +296,10 @@ def main() -> None:
 
         profiler = cProfile.Profile(time.process_time)
         profiler.enable()
-    if args.handler == "socket":
-        cpu, wall, requests = run_timed(tokens[2:])
-        what = f"{requests} socket actions ({len(tokens) - 2} players x {args.posts})"
-    elif args.handler != "wsgi":
-        cpu, wall, requests = run_timed(tokens[2:])
-        what = f"{requests} action posts ({len(tokens) - 2} players x {args.posts})"
+    if args.handler != "wsgi":
+        cpu, wall, requests = two_phases(prepare, play_all, tokens[2:], args.posts, prepared)
+        actions = "socket actions" if args.handler == "socket" else "action posts"
+        what = f"{requests} {actions} ({len(tokens) - 2} players x {args.posts})"
     else:
         cpu, wall = time.process_time(), time.perf_counter()
         run(tokens[2:])
