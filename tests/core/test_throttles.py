@@ -144,6 +144,19 @@ def test_the_address_throttle_counts_by_address_even_when_signed_in(
     assert [ask(False), ask(True), ask(True)] == [True, True, False]
 
 
+def round_trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One item per count taken from the shared counter (``take_request``) from now on."""
+    calls: list[int] = []
+    real = throttles.take_request
+
+    def counted(*args: Any, **kwargs: Any) -> float | None:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(throttles, "take_request", counted)
+    return calls
+
+
 def test_a_lease_takes_requests_from_the_shared_counter_a_few_at_a_time(
     cache_kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -155,14 +168,7 @@ def test_a_lease_takes_requests_from_the_shared_counter_a_few_at_a_time(
     player = make_player("lea")
     http = asker("10/min", clock, monkeypatch, user=player)
     lease = RequestLease(f"throttle_actions_{player.pk}", limit=10, duration=60, size=4)
-    calls: list[int] = []
-    real = throttles.take_request
-
-    def counted(*args: Any, **kwargs: Any) -> float | None:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(throttles, "take_request", counted)
+    calls = round_trips(monkeypatch)
     assert [lease.take(cache, clock.now) for _ in range(4)] == [None] * 4
     assert len(calls) == 1  # one round trip for four requests
     for _ in range(4):
@@ -190,14 +196,7 @@ def test_a_signed_in_players_requests_are_counted_a_lease_at_a_time(
     clock = Clock(6_000_000.0 + 30)
     player = make_player("leased")
     ask = asker("240/min", clock, monkeypatch, user=player)  # a lease is 4 requests
-    calls: list[int] = []
-    real = throttles.take_request
-
-    def counted(*args: Any, **kwargs: Any) -> float | None:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(throttles, "take_request", counted)
+    calls = round_trips(monkeypatch)
     assert all(ask()[0] for _ in range(8))
     assert len(calls) == 2  # two leases of four
     assert all(ask()[0] for _ in range(240 - 8))
