@@ -236,6 +236,30 @@ class HeldLeases:
 held_leases = HeldLeases()
 
 
+def user_counter(scope: str, user_pk: Any) -> tuple[str, int, int] | None:
+    """The counter key and rate (requests, seconds) of a signed-in user's requests in
+    ``scope``, as ``WindowRateThrottle`` counts them; None when the scope has no rate."""
+    throttle = WindowRateThrottle()
+    throttle.scope = scope
+    limit, duration = throttle.parse_rate(throttle.get_rate())
+    if limit is None or duration is None:
+        return None
+    return throttle.cache_format % {"scope": scope, "ident": user_pk}, limit, duration
+
+
+def take_user_request(cache: Any, key: str, limit: int, duration: int, now: float) -> float | None:
+    """One signed-in user's request counted against ``key``: a lease at a time (the
+    process's ``held_leases``) when the rate allows two or more a second, else on its own.
+    None if it may go, else the seconds to wait."""
+    if lease_size(limit, duration) <= 1:
+        return take_request(cache, key, limit, duration, now)
+    lease = held_leases.take(key, limit, duration)
+    try:
+        return lease.take(cache, now)
+    finally:
+        held_leases.give_back(lease)
+
+
 class WindowRateThrottle(ScopedRateThrottle):
     """``ScopedRateThrottle`` (per user, or per address when anonymous), counted in windows;
     a signed-in client's requests a lease at a time (``held_leases``)."""
@@ -255,12 +279,8 @@ class WindowRateThrottle(ScopedRateThrottle):
         if key is None:
             return True
         cache = caches[self.cache_alias]  # the backend itself, not Django's proxy to it
-        if lease_size(limit, duration) > 1 and request.user.is_authenticated:
-            lease = held_leases.take(key, limit, duration)
-            try:
-                wait = lease.take(cache, self.timer())
-            finally:
-                held_leases.give_back(lease)
+        if request.user.is_authenticated:
+            wait = take_user_request(cache, key, limit, duration, self.timer())
         else:
             wait = take_request(cache, key, limit, duration, self.timer())
         if wait is None:

@@ -31,36 +31,22 @@ logged but the attempt's id and the message's status.
 
 from __future__ import annotations
 
-import functools
 import json
-import logging
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.core.cache import caches
-from django.db import DatabaseError, connection, connections
-from rest_framework.exceptions import Throttled
-from rest_framework.throttling import ScopedRateThrottle
 
 from core.api_errors import DomainError, error_body
 from core.consumers import DirectDispatch
-from core.throttles import RequestLease, lease_size
-from games.api.attempts import (
-    AttemptActionsApi,
-    actions_body_budget,
-    fast_batch,
-)
-from games.api.rendering import render
+from core.throttles import RequestLease, lease_size, user_counter
+from games.api.attempts import AttemptActionsApi, actions_body_budget
+from games.api.batch_answers import batch_answer, invalid_body
+from games.api.play_threads import in_play_thread
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
 from games.selectors import attempt_for_player
-from games.services.attempts import PlayCursor, attempt_push_actions
-
-log = logging.getLogger(__name__)
+from games.services.attempts import PlayCursor
 
 CLOSE_BAD_FRAME = 4400
 CLOSE_UNAUTHENTICATED = 4401
@@ -69,63 +55,6 @@ MAX_ID_CHARS = 64
 THROTTLE_SCOPE = AttemptActionsApi.throttle_scope
 # Room for the message's type and id around the largest batch the endpoint reads.
 FRAME_OVERHEAD_CHARS = 256
-
-# The sockets' database work runs on a few threads of their own (half of WEB_THREADS, at
-# least 2), not on asgiref's one thread-sensitive thread (every consumer's reads queue
-# there). Each of them keeps its database connection from one message to the next (the
-# per-request checkout and health check of the pool, gone), and gives it back after an
-# error; with the HTTP threads that stays under DATABASE_POOL_MAX_SIZE.
-_executor: ThreadPoolExecutor | None = None
-
-
-def socket_threads() -> int:
-    return max(2, settings.WEB_THREADS // 2)
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(
-            max_workers=socket_threads(), thread_name_prefix="play-socket"
-        )
-    return _executor
-
-
-def _with_held_connection(function: Any, *args: Any) -> Any:
-    if connection.errors_occurred:  # a failure last time: keep the connection if it works
-        if connection.is_usable():
-            connection.errors_occurred = False
-        else:
-            connection.close()
-    try:
-        return function(*args)
-    except DatabaseError:
-        connection.close()
-        raise
-
-
-def in_pool(function: Any) -> Any:
-    """``function`` run on the socket's threads, on the thread's own database connection."""
-    return SyncToAsync(
-        functools.partial(_with_held_connection, function),
-        thread_sensitive=False,
-        executor=_pool(),
-    )
-
-
-def release_connections() -> None:
-    """Give back the connection each socket thread holds (tests; a process that stops)."""
-    if _executor is None:
-        return
-    count = _executor._max_workers  # (the pool's own size, whatever the settings say now)
-    barrier = threading.Barrier(count)  # one task on each thread, every thread at once
-
-    def release() -> None:
-        barrier.wait(timeout=10)
-        connections.close_all()
-
-    for future in [_executor.submit(release) for _ in range(count)]:
-        future.result()
 
 
 def max_frame_chars() -> int:
@@ -137,24 +66,18 @@ def _answer(ident: Any, status: int, body: Any) -> str:
     return json.dumps({"type": "answer", "id": ident, "status": status, "body": body})
 
 
-def _refusal(ident: Any, error: DomainError) -> str:
-    return _answer(ident, error.http_status, error_body(error.code, error.message, error.details))
-
-
 def _invalid(ident: Any, details: Any) -> str:
-    return _answer(ident, 400, error_body("invalid", "The request is not valid.", details))
+    return _answer(ident, 400, invalid_body(details))
 
 
 def throttle_lease(player_id: int) -> RequestLease | None:
     """The socket's share of the HTTP endpoint's own ``actions`` counter for this player:
     taken a lease at a time (a second's worth of the rate, at least one), None when the
     rate is off."""
-    throttle = ScopedRateThrottle()
-    throttle.scope = THROTTLE_SCOPE
-    limit, duration = throttle.parse_rate(throttle.get_rate())
-    if limit is None or duration is None:
+    counter = user_counter(THROTTLE_SCOPE, player_id)
+    if counter is None:
         return None
-    key = throttle.cache_format % {"scope": THROTTLE_SCOPE, "ident": player_id}
+    key, limit, duration = counter
     return RequestLease(key, limit, duration, size=lease_size(limit, duration))
 
 
@@ -191,7 +114,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         self.user = user
         self.lease = throttle_lease(user.pk)
-        offset = await in_pool(self._stored_offset)()
+        offset = await in_play_thread(self._stored_offset)()
         if offset is None:
             await self._close_with(CLOSE_NOT_FOUND, "not_found", "No such attempt.")
             return
@@ -223,7 +146,7 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send(text_data='{"type": "pong"}')
         elif kind == "actions":
-            await self.send(text_data=await in_pool(self.play)(message))
+            await self.send(text_data=await in_play_thread(self.play)(message))
         else:
             await self.send(
                 text_data=_invalid(message.get("id"), {"type": ['Expected "actions" or "ping".']})
@@ -249,45 +172,16 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return _invalid(
                 None, {"id": [f"A string of 1 to {MAX_ID_CHARS} characters or an integer."]}
             )
-        wait = None if self.lease is None else self.lease.take(caches["default"], time.time())
-        if wait is not None:
-            throttled = Throttled(wait)
-            body = error_body("throttled", str(throttled.detail), {"wait": wait})
-            return _answer(ident, 429, body)
-        batch_in = fast_batch(message)
-        if batch_in is None:
-            data = AttemptActionsApi.InputSerializer(
-                data={key: message[key] for key in ("offset", "actions") if key in message}
-            )
-            if not data.is_valid():
-                return _invalid(ident, data.errors)
-            batch_in = data.validated_data["offset"], data.validated_data["actions"]
-        offset, actions = batch_in
-        for tries_left in (1, 0):
-            try:
-                batch = attempt_push_actions(
-                    attempt_id=self.attempt_id,
-                    player=self.user,
-                    offset=offset,
-                    actions=actions,
-                    cursor=self.cursor,
-                )
-                break
-            except DomainError as error:
-                return _refusal(ident, error)
-            except DatabaseError as error:
-                # The thread's held connection may have died (a PostgreSQL restart): once
-                # more on a fresh one from the pool, which checks it. Safe: a batch stored
-                # before the failure is a retry now, answered as the first time.
-                connection.close()
-                self.cursor.clear()
-                if tries_left:
-                    continue
-                log.warning(
-                    "play socket of attempt %s: database unavailable: %r", self.attempt_id, error
-                )
-                body = error_body(
-                    "unavailable", "The database cannot be reached: send the same batch again."
-                )
-                return _answer(ident, 503, body)
-        return _answer(ident, 200, render(AttemptActionsApi.OutputSerializer, batch))
+        lease = self.lease
+
+        def throttle() -> float | None:
+            return None if lease is None else lease.take(caches["default"], time.time())
+
+        status, body = batch_answer(
+            attempt_id=self.attempt_id,
+            user=self.user,
+            data={key: message[key] for key in ("offset", "actions") if key in message},
+            cursor=self.cursor,
+            throttle=throttle,
+        )
+        return _answer(ident, status, body)

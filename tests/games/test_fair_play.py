@@ -232,7 +232,7 @@ async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
 async def play_socket_frames(cookie: str, mine: int, rival: int, log: list[str]) -> list[str]:
     """Every frame of the account's play socket (ws/attempts/<id>/play/): a retry of its
     first batch, a refused action, a stale offset; and the rival's attempt's socket."""
-    from games.api.play_socket import release_connections
+    from games.api.play_threads import release_connections
 
     frames: list[str] = []
     headers = [ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]

@@ -25,7 +25,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
 
 from config.asgi import application
-from games.api.play_socket import release_connections
+from games.api.play_threads import release_connections
 from games.models import Attempt
 from games.services.attempts import attempt_start_ranked
 from leaderboards import live
