@@ -10,7 +10,9 @@ and it makes the database connection and the cache client anew per request; on t
 API that cost as much CPU as the request itself (docs/api.md). Here each HTTP request
 makes one hop each way (`config/wsgi_in_threads.py`): the whole request runs in a thread
 of a fixed pool (`WEB_THREADS` per process), as under a threaded WSGI server, while
-uvicorn keeps serving the WebSockets on the event loop.
+uvicorn keeps serving the WebSockets on the event loop. The one hot request of the API, an
+API client's action post, is answered in front of all that, on the play socket's threads
+(`config/direct_action_posts.py`); anything else about it goes to Django as before.
 """
 
 import gc
@@ -47,6 +49,7 @@ django_http_app = ThreadedWSGIApp(
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.direct_action_posts import DirectActionPosts  # noqa: E402
 from config.lifespan import lifespan  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_security import websocket_stack  # noqa: E402
@@ -57,7 +60,8 @@ gc.freeze()
 
 application = ProtocolTypeRouter(
     {
-        "http": django_http_app,
+        # The plain token action post answered beside Django (config/direct_action_posts.py).
+        "http": DirectActionPosts(django_http_app),
         # The session or an API token; the origin checked (config/ws_security.py).
         "websocket": websocket_stack(URLRouter(websocket_urlpatterns)),
         # Only with `uvicorn --lifespan on` (the embedded run): celery beat's jobs in this

@@ -40,10 +40,11 @@ def page_not_found(request: HttpRequest, exception: Exception, **kwargs: Any) ->
     return defaults.page_not_found(request, exception)
 
 
+def server_error_body() -> dict[str, Any]:
+    return error_body("server_error", "The server failed to answer; it has been logged.")
+
+
 def server_error(request: HttpRequest, **kwargs: Any) -> HttpResponse:
     if is_api_path(request.path):
-        return JsonResponse(
-            error_body("server_error", "The server failed to answer; it has been logged."),
-            status=500,
-        )
+        return JsonResponse(server_error_body(), status=500)
     return defaults.server_error(request)

@@ -8,7 +8,8 @@ as the server serves it (its connection from the pool and back), while a redis-s
 the test's own (the rate limits' counters and the live channel layer) is stopped and
 started again, and PostgreSQL terminates every pooled connection twice (the play socket's
 threads hold theirs). Every post must be answered 200, and the stored log must be exactly
-the acknowledged actions: over HTTP, and over the play socket.
+the acknowledged actions: over HTTP through Django, over the play socket, and as token
+posts answered beside Django (config/direct_action_posts.py).
 """
 
 from __future__ import annotations
@@ -84,14 +85,42 @@ class SocketPlayer:
         return answer["status"], answer["body"]
 
     def close(self) -> None:
-        from games.api.play_socket import release_connections
+        from games.api.play_threads import release_connections
 
         self.run(self.socket.disconnect())
         release_connections()
         self.loop.close()
 
 
-@pytest.mark.parametrize("transport", ["http", "socket"])
+class DirectPoster:
+    """The player's posts through the served ASGI application as uvicorn hands them over
+    (an API client's token post: answered beside Django, config/direct_action_posts.py)."""
+
+    def __init__(self, attempt_id: int, token: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.attempt_id, self.token = attempt_id, token
+
+    def post(self, body: dict[str, Any]) -> tuple[int, Any]:
+        from config.asgi import application
+        from tests.config.test_direct_action_posts import post
+
+        answer = self.loop.run_until_complete(post(application, self.attempt_id, self.token, body))
+        return answer["status"], answer["body"]
+
+    def close(self) -> None:
+        from games.api.play_threads import release_connections
+
+        release_connections()
+        self.loop.close()
+
+
+PLAYERS: dict[str, type[SocketPlayer] | type[DirectPoster]] = {
+    "socket": SocketPlayer,
+    "direct": DirectPoster,
+}
+
+
+@pytest.mark.parametrize("transport", ["http", "socket", "direct"])
 def test_no_5xx_and_no_acknowledged_action_lost_through_redis_and_postgres_faults(
     on_own_redis: OwnRedis, transport: str
 ) -> None:
@@ -113,7 +142,7 @@ def test_no_5xx_and_no_acknowledged_action_lost_through_redis_and_postgres_fault
     assert started.status_code == 201
     attempt_id = started.json()["id"]
     line = solution_of(Attempt.objects.get(pk=attempt_id).deal)
-    socket = SocketPlayer(attempt_id, token.key) if transport == "socket" else None
+    socket = PLAYERS[transport](attempt_id, token.key) if transport in PLAYERS else None
 
     def post(body: dict[str, Any]) -> int:
         if socket is not None:
