@@ -20,8 +20,9 @@ to Django untouched:
 - then the ``actions`` rate limit (the same counter), the input, and
   ``attempt_push_actions``, exactly as the endpoint: same status, same body byte for byte
   (DRF's own JSON renderer), same headers (tests/config/test_direct_action_posts.py
-  compares them with Django's answers); and the request is timed in the same
-  ``http_request_duration_seconds`` series, under the endpoint's route.
+  compares them with Django's answers); the request is timed in the same
+  ``http_request_duration_seconds`` series, under the endpoint's route, and a refusal
+  writes Django's own warning line (``Conflict: /api/v1/attempts/7/actions/``).
 
 Nothing is written before the token and the rate limit have passed, and nothing goes to
 Django after the rate limit has counted the request, so a request is counted once.
@@ -33,6 +34,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
+from http import HTTPStatus
 from typing import Any
 
 from django.conf import settings
@@ -240,6 +242,9 @@ class DirectActionPosts:
         HTTP_REQUEST_SECONDS.labels("POST", self.route, str(status)).observe(
             time.perf_counter() - started
         )
+        if 400 <= status < 500:  # the line Django's log_response writes (a 500's is above)
+            phrase = HTTPStatus(status).phrase
+            log.warning("%s: %s", phrase, scope["path"], extra={"status_code": status})
 
     @staticmethod
     def _plain(scope: Scope) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -176,7 +177,21 @@ async def test_a_game_won_by_direct_posts_is_answered_as_django_answers_it(
         same_answer(answer, again)
 
 
-async def test_refusals_are_djangos_own(direct: DirectActionPosts, django_app: CountingApp) -> None:
+def request_lines(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str, Any]]:
+    """What ``django.request`` logged since the last call, then forgotten."""
+    lines = [
+        (r.levelname, r.getMessage(), getattr(r, "status_code", None))
+        for r in caplog.records
+        if r.name == "django.request"
+    ]
+    caplog.clear()
+    return lines
+
+
+async def test_refusals_are_djangos_own(
+    direct: DirectActionPosts, django_app: CountingApp, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="django.request")
     _player, attempt, line, key = await db(_started)("ada")
     _other, _others_attempt, _line, other_key = await db(_started)("bob")
     assert (await post(direct, attempt.pk, key, {"offset": 0, "actions": line[:2]}))[
@@ -193,9 +208,14 @@ async def test_refusals_are_djangos_own(direct: DirectActionPosts, django_app: C
         "no such attempt": (key, 987654, {"offset": 0, "actions": line[:1]}, 404),
     }
     for what, (token, attempt_id, data, status) in refusals.items():
+        request_lines(caplog)
         answer = await post(direct, attempt_id, token, data)
         assert answer["status"] == status, (what, answer["body"])
+        logged = request_lines(caplog)
         same_answer(answer, await post(django_app, attempt_id, token, data))
+        # and the same line in the server's log as Django writes for it
+        assert logged == request_lines(caplog), what
+        assert logged and logged[0][0] == "WARNING" and str(attempt_id) in logged[0][1]
         # A second account learns nothing of the deal: no hidden card in any refusal.
         if token == other_key:
             assert not any(card.encode() in answer["body"] for card in hidden_cards(board))
