@@ -130,6 +130,11 @@ def drop_latencies(page: Any, solution: list[str], drops: int) -> list[float]:
             continue
         src, dst, n = match.group(1), match.group(2), int(match.group(3) or 1)
         offset = page.evaluate("() => window.astrocyte.state().attempt.offset")
+        # aim only once the board stands still (a finished run is animated off its column)
+        page.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')",
+            timeout=10000,
+        )
         cards = page.locator(f"#board .column[data-pile='{src}'] .card")
         card = cards.nth(cards.count() - n).bounding_box()
         target = page.locator(f"#board .column[data-pile='{dst}']").bounding_box()
