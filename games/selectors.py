@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import engine
@@ -162,17 +163,34 @@ def deal_secrets_public(deal: Deal, challenge: DailyChallenge | None, now: dt.da
     return challenge is not None and day_is_closed(challenge.date, now)
 
 
+def in_race_attempts() -> QuerySet[Attempt]:
+    """The attempts of races not over for every racer (rooms unseal them at the end)."""
+    return Attempt.objects.filter(cards_sealed=True)
+
+
+def deal_in_race(deal_id: int) -> bool:
+    """Is this deal the secret of a race that is still running?"""
+    return in_race_attempts().filter(deal_id=deal_id).exists()
+
+
 def attempt_cards_public(attempt: Attempt, now: dt.datetime | None = None) -> bool:
     """May the attempt's deal be shown whole (every face-down and stock card)?
 
     A daily's only once its day is over, for everyone at once: never because one attempt
     ended, since anyone can open a second account (docs/fair-play.md). A practice deal's once
     that practice attempt is over: practice deals are never dailies; a race's practice
-    attempt's once the race is over for every racer (rooms unseal it), not when it ends.
+    attempt's once the race is over for every racer (rooms unseal it), not when it ends; and
+    no practice attempt's while its deal is in a running race (one played before the race
+    began included).
     """
     if attempt.challenge_id is not None:
         return attempt.challenge is not None and day_is_closed(attempt.challenge.date, now)
-    return attempt.kind == Attempt.Kind.PRACTICE and attempt.is_over and not attempt.cards_sealed
+    return (
+        attempt.kind == Attempt.Kind.PRACTICE
+        and attempt.is_over
+        and not attempt.cards_sealed
+        and not deal_in_race(attempt.deal_id)
+    )
 
 
 def position_for(board: engine.Board, cards_public: bool) -> dict[str, Any]:

@@ -22,8 +22,8 @@ from games.services.attempts import (
     attempts_close_time_up,
     attempts_start_race,
     attempts_unseal,
-    practice_deal,
 )
+from games.services.practice_deals import race_deal_claim
 from rooms.errors import (
     AlreadyReadyError,
     NotHostError,
@@ -161,10 +161,11 @@ def room_start(*, code: str, player: Any, now: dt.datetime | None = None) -> Roo
 
 
 def _start(room: Room, seats: list[Seat], now: dt.datetime) -> None:
-    """Deal (a verified practice deal none of the racers has played) and give every seat an
-    attempt whose clock starts at the same instant, ``COUNTDOWN_SECONDS`` from now."""
+    """Deal (a verified practice deal none of the racers has played, nobody has open in
+    practice and no other race holds) and give every seat an attempt whose clock starts at
+    the same instant, ``COUNTDOWN_SECONDS`` from now."""
     players = [seat.player_id for seat in seats]
-    deal = practice_deal(variant=room.variant, unplayed_by=players)  # refusal: nothing stored
+    deal = race_deal_claim(variant=room.variant, racers=players)  # refusal: nothing stored
     starts_at = now + dt.timedelta(seconds=COUNTDOWN_SECONDS)
     ends_at = starts_at + dt.timedelta(minutes=room.time_limit_minutes)
     attempts = attempts_start_race(

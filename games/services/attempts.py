@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import logging
-import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -22,7 +21,6 @@ from games.errors import (
     AttemptOverError,
     ChallengeNotOpenError,
     GamesError,
-    NoPracticeDealError,
     NotFoundError,
 )
 from games.metrics import count_action_batch
@@ -43,6 +41,7 @@ from games.services.attempt_rows import (
 from games.services.batches import Batch, GameSoFar, play_batch
 from games.services.board_counts import board_counts_follow, board_key
 from games.services.plausibility import plausibility_flags
+from games.services.practice_deals import practice_deal_claim
 from games.signals import attempt_finished, attempt_played, attempt_progressed, attempt_voided
 
 log = logging.getLogger(__name__)
@@ -121,36 +120,17 @@ def attempt_start_ranked(
 def attempt_start_practice(
     *, player: Any, variant: str | None = None, now: dt.datetime | None = None
 ) -> Attempt:
-    """An unranked attempt on a random verified deal of the practice pool."""
-    deal = practice_deal(variant=variant)
-    return Attempt.objects.create(
-        player=player,
-        deal=deal,
-        kind=Attempt.Kind.PRACTICE,
-        started_at=now or timezone.now(),
-        deals_left=engine.get_variant(deal.variant).stock_deals,
-    )
-
-
-def practice_deal(*, variant: str | None = None, unplayed_by: list[Any] | None = None) -> Deal:
-    """A random verified deal of the practice pool (of ``variant``; if given, one that none
-    of ``unplayed_by`` has an attempt at)."""
-    # Never a daily's deal (deal_schedule refuses practice deals; this holds it both ways).
-    deals = Deal.objects.filter(
-        pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False, dailies__isnull=True
-    )
-    if variant:
-        deals = deals.filter(variant=variant)
-    if unplayed_by:
-        deals = deals.exclude(attempts__player__in=unplayed_by)
-    count = deals.count()
-    if count == 0:
-        which = f" of {variant}" if variant else ""
-        unplayed = " that none of these players has played" if unplayed_by else ""
-        raise NoPracticeDealError(
-            f"No verified practice deal{which}{unplayed} is ready yet; try again soon."
+    """An unranked attempt on a random verified deal of the practice pool (never one in a
+    running race: games/services/practice_deals.py)."""
+    with transaction.atomic():
+        deal = practice_deal_claim(variant=variant)
+        return Attempt.objects.create(
+            player=player,
+            deal=deal,
+            kind=Attempt.Kind.PRACTICE,
+            started_at=now or timezone.now(),
+            deals_left=engine.get_variant(deal.variant).stock_deals,
         )
-    return deals.order_by("pk")[secrets.randbelow(count)]
 
 
 def attempts_start_race(

@@ -7,8 +7,10 @@ with a second account). Once the race is over, everything is public at once."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import threading
 from typing import Any
 
 import pytest
@@ -20,9 +22,11 @@ from django.test import Client
 
 from config.asgi import application
 from games.models import Attempt, Deal
+from games.services import practice_deals
 from rooms.models import Room
+from tests.factories import verified_deal
 from tests.games.test_fair_play import Reached, assert_nothing_hidden, cards_seen, log_lines
-from tests.rooms.conftest import API, post, racers, started_room
+from tests.rooms.conftest import API, PRACTICE_SEEDS, open_room, post, racers, started_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -130,3 +134,148 @@ def test_a_racer_who_resigns_at_once_learns_nothing_while_the_other_still_races(
     assert Room.objects.get(code=code).status == "finished"
     assert scout.get(f"{API}/attempts/{mine}/").json()["deal_revealed"] is True
     assert Client().get(f"{API}/rooms/{code}/reveal/").json()["solution"] == solution
+
+
+def collect_outsider_reads(
+    client: Client, reached: Reached, code: str, mine: int, racer_attempts: list[int]
+) -> None:
+    """Every read an account outside the race can make of it, its racers' attempts and its
+    own practice attempt on the same deal (played before the race began)."""
+    paths = [
+        f"{API}/rooms/",
+        f"{API}/rooms/{code}/",
+        f"{API}/rooms/{code}/reveal/",
+        f"{API}/rooms/{code}/solution/?step=1",
+        f"{API}/rooms/{code}/racers/scout/replay/?step=1",
+        f"{API}/attempts/{mine}/",
+        f"{API}/attempts/{mine}/hint/",
+        f"{API}/attempts/{mine}/analysis/",
+        f"{API}/attempts/{mine}/replay/?step=0",
+        f"{API}/attempts/{mine}/replay/?step=1",
+        f"/replay/{mine}/",
+        "/practice/",
+        "/rooms/",
+        f"/rooms/{code}/",
+    ]
+    for racer in racer_attempts:
+        paths += [
+            f"{API}/attempts/{racer}/",
+            f"{API}/attempts/{racer}/replay/?step=1",
+            f"{API}/attempts/{racer}/analysis/",
+            f"/replay/{racer}/",
+        ]
+    for path in paths:
+        answer = reached.add(path, client.get(path))
+        assert answer.status_code < 500, (path, answer.status_code)
+    answer = reached.add("analysis request", post(client, f"attempts/{mine}/analysis/"))
+    assert answer.status_code < 500, answer.content
+
+
+def test_no_one_outside_a_running_race_is_dealt_its_deal_or_shown_it(
+    after_the_start: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The race's deal is the pool's only spider1 deal. A second account (mallory) that
+    played it in practice before the race began, resigned at once and saw it whole, sees
+    it no more while the race runs; practice never deals it to anyone; after the race, it
+    is an ordinary practice deal again."""
+    caplog.set_level(logging.DEBUG)
+    deal = verified_deal("spider1", PRACTICE_SEEDS[0], pool=Deal.Pool.PRACTICE)
+    (_, mallory), (_, scout), (_, rival) = racers("mallory", "scout", "rival")
+    before = post(mallory, "practice/start/", {"variant": "spider1"})
+    assert before.status_code == 201, before.content
+    mine = before.json()["id"]
+    assert post(mallory, f"attempts/{mine}/resign/").status_code == 200
+    assert mallory.get(f"{API}/attempts/{mine}/").json()["deal_revealed"] is True
+
+    code = started_room([scout, rival])["code"]
+    assert Room.objects.get(code=code).deal == deal
+    racer_attempts = list(Attempt.objects.filter(cards_sealed=True).values_list("pk", flat=True))
+    after_the_start(code, 0.2)
+    reached = Reached()
+    for body in ({"variant": "spider1"}, {}, {"variant": "spider1"}, {}):
+        answer = reached.add(f"practice start {body}", post(mallory, "practice/start/", body))
+        assert answer.status_code == 503, answer.content
+        assert answer.json()["error"]["code"] == "no_practice_deal"
+    assert Attempt.objects.filter(deal=deal).count() == 3  # mallory's old one, the racers'
+    collect_outsider_reads(mallory, reached, code, mine, racer_attempts)
+
+    assert mallory.get(f"{API}/attempts/{mine}/").json()["deal_revealed"] is False
+    seen = cards_seen(deal, [])
+    assert_nothing_hidden(reached, deal, seen, log_lines(caplog.records))
+
+    # Both racers resign: the race is over, the deal is public and dealt in practice again.
+    for client, attempt_id in zip((scout, rival), sorted(racer_attempts), strict=True):
+        assert post(client, f"attempts/{attempt_id}/resign/").status_code == 200
+    assert Room.objects.get(code=code).status == "finished"
+    assert mallory.get(f"{API}/attempts/{mine}/").json()["deal_revealed"] is True
+    again = post(mallory, "practice/start/", {"variant": "spider1"})
+    assert again.status_code == 201 and again.json()["deal_revealed"] is False
+
+
+def test_a_race_never_takes_a_deal_someone_has_open_in_practice() -> None:
+    """An open practice attempt would let its player read the race's cards as they turn
+    them (and whole once it ends): the race waits for another deal."""
+    verified_deal("spider1", PRACTICE_SEEDS[0], pool=Deal.Pool.PRACTICE)
+    (_, mallory), (_, scout), (_, rival) = racers("mallory", "scout", "rival")
+    assert post(mallory, "practice/start/", {"variant": "spider1"}).status_code == 201
+    room = open_room(scout)
+    assert post(rival, f"rooms/{room['code']}/join/").status_code == 200
+    answer = post(scout, f"rooms/{room['code']}/start/")
+    assert answer.status_code == 503 and answer.json()["error"]["code"] == "no_practice_deal"
+    assert Room.objects.get(code=room["code"]).status == "lobby"
+    assert not Attempt.objects.filter(cards_sealed=True).exists()
+
+
+def _in_thread(work: Any) -> Any:
+    """``work()`` on a thread of its own (its own database connection, closed after)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, outcome
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("first_to_pick", ["practice", "race"])
+def test_a_practice_start_and_a_race_start_picking_the_same_deal_at_once_do_not_share_it(
+    first_to_pick: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each picks the pool's only deal; the other start commits before the first takes the
+    deal's lock: the first finds the deal taken (the database says so) and refuses."""
+    deal = verified_deal("spider1", PRACTICE_SEEDS[0], pool=Deal.Pool.PRACTICE)
+    (_, mallory), (_, scout), (_, rival) = racers("mallory", "scout", "rival")
+    room = open_room(scout)
+    assert post(rival, f"rooms/{room['code']}/join/").status_code == 200
+    practice = functools.partial(post, mallory, "practice/start/", {"variant": "spider1"})
+    race = functools.partial(post, scout, f"rooms/{room['code']}/start/")
+    first, second = (practice, race) if first_to_pick == "practice" else (race, practice)
+    real_lock = practice_deals._locked
+    picked = threading.Event()
+    others_done = threading.Event()
+
+    def lock_after_the_other(picked_deal: Deal) -> None:
+        if not picked.is_set():
+            picked.set()
+            assert others_done.wait(timeout=30)
+        real_lock(picked_deal)
+
+    monkeypatch.setattr(practice_deals, "_locked", lock_after_the_other)
+    first_thread, first_answer = _in_thread(first)
+    assert picked.wait(timeout=30)
+    second_thread, second_answer = _in_thread(second)
+    second_thread.join(timeout=30)
+    others_done.set()
+    first_thread.join(timeout=30)
+
+    assert second_answer["value"].status_code in (200, 201), second_answer["value"].content
+    refused = first_answer["value"]
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "no_practice_deal"
+    racing = Attempt.objects.filter(deal=deal, cards_sealed=True).count()
+    practising = Attempt.objects.filter(deal=deal, cards_sealed=False).count()
+    assert (racing, practising) == ((0, 1) if first_to_pick == "race" else (2, 0))
