@@ -1,11 +1,14 @@
 from django.urls import path
 
-from frontend import views
+from frontend import app_shell, views
 
 app_name = "frontend"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("manifest.webmanifest", app_shell.manifest, name="manifest"),
+    path("service-worker.js", app_shell.service_worker, name="service-worker"),
+    path("offline/", app_shell.offline, name="offline"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.login, name="login"),
     path("play/<int:challenge_id>/", views.play, name="play"),

@@ -1,0 +1,101 @@
+// Astrocyte Daily's service worker (frontend/app_shell.py serves it from the site's root).
+// The static shell comes from the cache, so that a repeat visit draws without the network:
+// pages are fetched from the network first and kept as last fetched (the cached copy, or
+// the offline page, when the network is down); the client's static files come from the
+// cache. API answers, the admin and WebSockets always go to the network and are never
+// kept: the server stays the only source of a position.
+// It also shows the reminders the server pushes (notifications/) and opens their page.
+"use strict";
+
+const CACHE = "{{ cache_name }}";
+const SHELL = {{ shell|safe }};
+const OFFLINE = {{ offline|safe }};
+const STATIC_PREFIX = {{ static_prefix|safe }};
+const NETWORK_ONLY = {{ network_only|safe }};
+const ICON = STATIC_PREFIX + "icons/icon-192.png";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll([...SHELL, OFFLINE]))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((names) => Promise.all(
+        names.filter((name) => name.startsWith("astrocyte-shell-") && name !== CACHE)
+          .map((name) => caches.delete(name)),
+      ))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (NETWORK_ONLY.some((prefix) => url.pathname.startsWith(prefix))) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(request));
+  } else if (url.pathname.startsWith(new URL(STATIC_PREFIX, self.location.origin).pathname)) {
+    event.respondWith(staticFile(request));
+  }
+});
+
+async function page(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok && !answer.redirected && answer.type === "basic") {
+      await cache.put(request, answer.clone());
+    }
+    return answer;
+  } catch (error) {
+    const kept = await cache.match(request, { ignoreSearch: true });
+    return kept || (await cache.match(OFFLINE)) || Response.error();
+  }
+}
+
+async function staticFile(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreSearch: true });
+  if (kept) return kept;
+  const answer = await fetch(request);
+  if (answer.ok) await cache.put(request, answer.clone());
+  return answer;
+}
+
+// A reminder from the server: {kind, title, body, url}. Nothing about a deal's cards is
+// ever in one (notifications/kinds.py).
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = { body: event.data ? event.data.text() : "" };
+  }
+  const title = message.title || "Astrocyte Daily";
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: message.body || "",
+      tag: message.kind || "astrocyte",
+      icon: ICON,
+      data: { url: message.url || "/" },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url || "/", self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => client.url === target);
+      return open ? open.focus() : self.clients.openWindow(target);
+    }),
+  );
+});
