@@ -10,9 +10,9 @@ and it makes the database connection and the cache client anew per request; on t
 API that cost as much CPU as the request itself (docs/api.md). Here each HTTP request
 makes one hop each way (`config/wsgi_in_threads.py`): the whole request runs in a thread
 of a fixed pool (`WEB_THREADS` per process), as under a threaded WSGI server, while
-uvicorn keeps serving the WebSockets on the event loop. The one hot request of the API, an
-API client's action post, is answered in front of all that, on the play socket's threads
-(`config/direct_action_posts.py`); anything else about it goes to Django as before.
+uvicorn keeps serving the WebSockets on the event loop. Every HTTP request goes through
+Django; API clients who need an action to cost less CPU play over the play socket
+(docs/api.md).
 """
 
 import gc
@@ -49,7 +49,6 @@ django_http_app = ThreadedWSGIApp(
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.direct_action_posts import DirectActionPosts  # noqa: E402
 from config.lifespan import lifespan  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_security import websocket_stack  # noqa: E402
@@ -60,8 +59,7 @@ gc.freeze()
 
 application = ProtocolTypeRouter(
     {
-        # The plain token action post answered beside Django (config/direct_action_posts.py).
-        "http": DirectActionPosts(django_http_app),
+        "http": django_http_app,
         # The session or an API token; the origin checked (config/ws_security.py).
         "websocket": websocket_stack(URLRouter(websocket_urlpatterns)),
         # Only with `uvicorn --lifespan on` (the embedded run): celery beat's jobs in this

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -17,52 +16,17 @@ from games.api.held_cursors import held_cursors
 from games.api.rendering import render
 from games.api.schema import (
     AttemptSerializer,
-    ScoreSerializer,
-    StateViewSerializer,
 )
+from games.play import play_actions
+from games.play.answers import ActionsResponseSerializer
+from games.play.batch_input import ActionsRequestSerializer, actions_body_budget
 from games.selectors import attempt_detail, attempt_for_player
 from games.services.attempts import (
     attempt_close_if_day_over,
-    attempt_push_actions,
     attempt_resign,
 )
 from games.services.autocomplete import attempt_autocomplete
 from games.services.hints import attempt_hint
-
-# An offset no log reaches (a day's play is a few thousand actions), far inside bigint.
-MAX_LOG_OFFSET = 1_000_000
-# The longest action the notation has room for (docs/rules.md), with some to spare.
-MAX_ACTION_CHARS = 16
-# Bytes per action in a post's body: a 16-character action, quoted, with room for layout.
-ACTION_BODY_BYTES = 48
-
-
-def fast_batch(data: Any) -> tuple[int, list[str]] | None:
-    """``(offset, actions)`` when ``data`` is plainly what the input serializer takes (an
-    object with an integer offset in range and 1 to ACTIONS_MAX_BATCH short ASCII strings),
-    else None: then the serializer itself checks it and says what is wrong, in its words."""
-    if not isinstance(data, dict):
-        return None
-    offset, actions = data.get("offset"), data.get("actions")
-    if type(offset) is not int or not 0 <= offset <= MAX_LOG_OFFSET:
-        return None
-    if type(actions) is not list or not 0 < len(actions) <= settings.ACTIONS_MAX_BATCH:
-        return None
-    for action in actions:
-        if (
-            type(action) is not str
-            or len(action) > MAX_ACTION_CHARS
-            or not action.isascii()
-            or "\x00" in action
-        ):
-            return None
-    return offset, actions
-
-
-def actions_body_budget() -> int:
-    """The largest actions post worth reading: ACTIONS_MAX_BATCH actions, written out."""
-    return settings.ACTIONS_MAX_BATCH * ACTION_BODY_BYTES + 1024
-
 
 OVER = error_response("attempt_over: the attempt has ended (won, resigned or day closed).")
 
@@ -81,74 +45,22 @@ class AttemptDetailApi(APIView):
         return Response(render(AttemptSerializer, attempt_detail(attempt)))
 
 
-class StrictActionField(serializers.CharField):
-    """An action is a string; DRF's CharField would quietly turn 12 into "12"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return str(super().to_internal_value(data))
-
-
 class AttemptActionsApi(APIView):
     """Post one or more actions (docs/rules.md notation) starting at ``offset`` of the stored log.
 
-    The server replays them through the engine under a row lock. A retry of a stored batch
-    (same offset, same actions) is answered as the first time and changes nothing; a stale
-    or conflicting offset gets 409 with the current offset; a refused action gets 400 and
-    nothing of the batch is stored.
+    The server plays them through the engine from the stored log: a batch is stored whole
+    or not at all, and two batches of one attempt never both store at the same offset. A
+    retry of a stored batch (same offset, same actions) is answered as the first time and
+    changes nothing; a stale or conflicting offset gets 409 with the current offset; a
+    refused action gets 400 and nothing of the batch is stored. The play socket
+    (``ws/attempts/<id>/play/``) takes the same batches with the same answers, cheaper.
     """
 
     permission_classes = SIGNED_IN
-    throttle_classes = SCOPED
-    throttle_scope = "actions"
+    throttle_classes = []  # the door counts the batch in the ``actions`` scope (games/play/)
     max_body_bytes = staticmethod(actions_body_budget)  # core/request_guard.py: 413 past it
-
-    class InputSerializer(serializers.Serializer[Any]):
-        # Fields made anew per request instead of declared: a serializer deep-copies its
-        # declared fields on every instantiation, a few per cent of a post (docs/api.md).
-        def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
-            return {
-                "offset": serializers.IntegerField(min_value=0, max_value=MAX_LOG_OFFSET),
-                "actions": serializers.ListField(
-                    child=StrictActionField(
-                        max_length=MAX_ACTION_CHARS, allow_blank=True, trim_whitespace=False
-                    ),
-                    min_length=1,
-                ),
-            }
-
-        def to_internal_value(self, data: Any) -> Any:
-            # Count before looking at any item: an oversize batch costs nothing to refuse.
-            actions = data.get("actions") if isinstance(data, dict) else None
-            if isinstance(actions, list) and len(actions) > settings.ACTIONS_MAX_BATCH:
-                raise serializers.ValidationError(
-                    {"actions": [f"At most {settings.ACTIONS_MAX_BATCH} actions a post."]}
-                )
-            return super().to_internal_value(data)
-
-        class Meta:
-            ref_name = "AttemptActionsRequest"
-
-    class OutputSerializer(serializers.Serializer[Any]):
-        class RevealedSerializer(serializers.Serializer[Any]):
-            pile = serializers.CharField(help_text="Where the card turned face up, e.g. t3.")
-            card = serializers.CharField()
-
-        offset = serializers.IntegerField(help_text="The new length of the log.")
-        action_count = serializers.IntegerField()
-        state = StateViewSerializer()
-        revealed = RevealedSerializer(many=True)
-        legal_actions = serializers.ListField(child=serializers.CharField())
-        won = serializers.BooleanField()
-        over = serializers.BooleanField()
-        deals_left = serializers.IntegerField()
-        runs_completed = serializers.IntegerField()
-        elapsed_seconds = serializers.FloatField(help_text="Server time of this batch.")
-        score = ScoreSerializer(help_text="Provisional; final when won.")
-
-        class Meta:
-            ref_name = "AttemptActionsResponse"
+    InputSerializer = ActionsRequestSerializer
+    OutputSerializer = ActionsResponseSerializer
 
     @extend_schema(
         operation_id="attempt_actions",
@@ -168,26 +80,21 @@ class AttemptActionsApi(APIView):
         },
     )
     def post(self, request: Request, attempt_id: int) -> Response:
-        batch_in = fast_batch(request.data)
-        if batch_in is None:
-            data = self.InputSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
-            batch_in = data.validated_data["offset"], data.validated_data["actions"]
-        offset, actions = batch_in
         # This process's cursor of the attempt since its last post here, if any: it saves
         # the lock and the replay (games/api/held_cursors.py).
         cursor = held_cursors.take(attempt_id)
         try:
-            batch = attempt_push_actions(
+            answer = play_actions(
                 attempt_id=attempt_id,
                 player=request.user,
-                offset=offset,
-                actions=actions,
+                read_data=lambda: request.data,
                 cursor=cursor,
             )
         finally:
             held_cursors.give_back(attempt_id, cursor)
-        return Response(render(self.OutputSerializer, batch))
+        wait = answer.retry_after
+        headers = {"Retry-After": str(wait)} if wait else None  # (as DRF's Throttled sets it)
+        return Response(answer.body, status=answer.status, headers=headers)
 
 
 class AttemptResignApi(APIView):

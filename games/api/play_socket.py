@@ -1,11 +1,12 @@
 """The play socket: ``ws/attempts/<attempt_id>/play/``, the actions of one attempt over a
 WebSocket, the other transport of ``POST attempts/<id>/actions/`` (docs/api.md).
 
-One path, two transports: a message goes through the same checks (the endpoint's own
-input serializer, the ``actions`` throttle with the same counter) and the same service
-(``attempt_push_actions``), and is answered with exactly the HTTP status and body the
-endpoint would give. What the connection saves is per-request work done once per socket:
-the handshake, the session or token read, the attempt's owner check.
+One door, two transports: a message's batch goes through the endpoint's own door
+(``games.play.play_actions``: the ``actions`` throttle with the same counter, the same
+input check, the same service) and is answered with exactly the HTTP status and body the
+endpoint gives. What the connection saves is per-request work done once per socket: the
+handshake, the session or token read, the attempt's owner check, and the database
+connection, held by the play threads (``games.api.play_threads``) between batches.
 
 Connect (the session cookie of the browser, or ``Authorization: Token <key>`` for API
 clients: config/ws_security.py) and the server sends
@@ -32,19 +33,17 @@ logged but the attempt's id and the message's status.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.core.cache import caches
 
 from core.api_errors import DomainError, error_body
 from core.consumers import DirectDispatch
-from core.throttles import RequestLease, lease_size, user_counter
-from games.api.attempts import AttemptActionsApi, actions_body_budget
-from games.api.batch_answers import batch_answer, invalid_body
 from games.api.play_threads import in_play_thread
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
+from games.play import PlayAnswer, play_actions
+from games.play.answers import invalid
+from games.play.batch_input import actions_body_budget
 from games.selectors import attempt_for_player
 from games.services.attempts import PlayCursor
 
@@ -52,7 +51,6 @@ CLOSE_BAD_FRAME = 4400
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 MAX_ID_CHARS = 64
-THROTTLE_SCOPE = AttemptActionsApi.throttle_scope
 # Room for the message's type and id around the largest batch the endpoint reads.
 FRAME_OVERHEAD_CHARS = 256
 
@@ -61,24 +59,13 @@ def max_frame_chars() -> int:
     return actions_body_budget() + FRAME_OVERHEAD_CHARS
 
 
-def _answer(ident: Any, status: int, body: Any) -> str:
-    PLAY_SOCKET_ANSWERS.labels(str(status)).inc()
-    return json.dumps({"type": "answer", "id": ident, "status": status, "body": body})
+def _answer(ident: Any, answer: PlayAnswer) -> str:
+    PLAY_SOCKET_ANSWERS.labels(str(answer.status)).inc()
+    return json.dumps({"type": "answer", "id": ident, "status": answer.status, "body": answer.body})
 
 
 def _invalid(ident: Any, details: Any) -> str:
-    return _answer(ident, 400, invalid_body(details))
-
-
-def throttle_lease(player_id: int) -> RequestLease | None:
-    """The socket's share of the HTTP endpoint's own ``actions`` counter for this player:
-    taken a lease at a time (a second's worth of the rate, at least one), None when the
-    rate is off."""
-    counter = user_counter(THROTTLE_SCOPE, player_id)
-    if counter is None:
-        return None
-    key, limit, duration = counter
-    return RequestLease(key, limit, duration, size=lease_size(limit, duration))
+    return _answer(ident, invalid(details))
 
 
 class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
@@ -88,7 +75,6 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # The attempt and the board after this socket's last batch: the next one is decided on
     # it and written without the row lock while nobody else plays (games.services.attempts).
     cursor: PlayCursor
-    lease: RequestLease | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -113,7 +99,6 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self._close_with(CLOSE_UNAUTHENTICATED, code, message)
             return
         self.user = user
-        self.lease = throttle_lease(user.pk)
         offset = await in_play_thread(self._stored_offset)()
         if offset is None:
             await self._close_with(CLOSE_NOT_FOUND, "not_found", "No such attempt.")
@@ -172,16 +157,12 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return _invalid(
                 None, {"id": [f"A string of 1 to {MAX_ID_CHARS} characters or an integer."]}
             )
-        lease = self.lease
-
-        def throttle() -> float | None:
-            return None if lease is None else lease.take(caches["default"], time.time())
-
-        status, body = batch_answer(
+        batch = {key: message[key] for key in ("offset", "actions") if key in message}
+        answer = play_actions(
             attempt_id=self.attempt_id,
-            user=self.user,
-            data={key: message[key] for key in ("offset", "actions") if key in message},
+            player=self.user,
+            read_data=lambda: batch,
             cursor=self.cursor,
-            throttle=throttle,
+            held_connection=True,
         )
-        return _answer(ident, status, body)
+        return _answer(ident, answer)

@@ -1,8 +1,7 @@
 """The threads that play batches with a database connection each, held between batches.
 
-The play socket's messages and the action posts answered on the event loop's side
-(config/direct_action_posts.py) run their database work on a few threads of their own
-(half of WEB_THREADS, at least 2), not on asgiref's one thread-sensitive thread (every
+The play socket's messages run their database work on a few threads of their own (half
+of WEB_THREADS, at least 2), not on asgiref's one thread-sensitive thread (every
 consumer's reads queue there) nor on the HTTP threads of Django's stack. Each thread keeps
 its database connection from one batch to the next (the per-request checkout and health
 check of the pool, gone) and gives it back after an error; with the HTTP threads that stays

@@ -128,8 +128,7 @@ def test_two_workers_answer_every_scrape_with_the_sum_of_both(
         count = "astrocyte_http_request_duration_seconds_count"
         health = value(samples, count, method="GET", route="health/", status="200")
         assert health == checks + 1  # and running_server's readiness probe
-        # The token posts, answered beside Django (config/direct_action_posts.py), are
-        # timed in the same series under the endpoint's route, once each.
+        # The token posts are timed under the endpoint's route, once each.
         posts = value(samples, count, method="POST", route=ACTIONS_ROUTE, status="200")
         assert posts == len(range(0, len(line), 20))
         accepted = value(samples, "astrocyte_actions_total", kind="ranked", outcome="accepted")

@@ -8,8 +8,7 @@ as the server serves it (its connection from the pool and back), while a redis-s
 the test's own (the rate limits' counters and the live channel layer) is stopped and
 started again, and PostgreSQL terminates every pooled connection twice (the play socket's
 threads hold theirs). Every post must be answered 200, and the stored log must be exactly
-the acknowledged actions: over HTTP through Django, over the play socket, and as token
-posts answered beside Django (config/direct_action_posts.py).
+the acknowledged actions: over HTTP and over the play socket.
 """
 
 from __future__ import annotations
@@ -92,35 +91,10 @@ class SocketPlayer:
         self.loop.close()
 
 
-class DirectPoster:
-    """The player's posts through the served ASGI application as uvicorn hands them over
-    (an API client's token post: answered beside Django, config/direct_action_posts.py)."""
-
-    def __init__(self, attempt_id: int, token: str) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.attempt_id, self.token = attempt_id, token
-
-    def post(self, body: dict[str, Any]) -> tuple[int, Any]:
-        from config.asgi import application
-        from tests.config.test_direct_action_posts import post
-
-        answer = self.loop.run_until_complete(post(application, self.attempt_id, self.token, body))
-        return answer["status"], answer["body"]
-
-    def close(self) -> None:
-        from games.api.play_threads import release_connections
-
-        release_connections()
-        self.loop.close()
+PLAYERS: dict[str, type[SocketPlayer]] = {"socket": SocketPlayer}
 
 
-PLAYERS: dict[str, type[SocketPlayer] | type[DirectPoster]] = {
-    "socket": SocketPlayer,
-    "direct": DirectPoster,
-}
-
-
-@pytest.mark.parametrize("transport", ["http", "socket", "direct"])
+@pytest.mark.parametrize("transport", ["http", "socket"])
 def test_no_5xx_and_no_acknowledged_action_lost_through_redis_and_postgres_faults(
     on_own_redis: OwnRedis, transport: str
 ) -> None:
