@@ -1,9 +1,14 @@
-"""Attempts: start, play (batches of actions under a row lock), resign, close with the day, void.
+"""Attempts: start, play (batches of actions), resign, close with the day, void.
 
-The stored log is the truth. Every batch is replayed through the engine on the log under
-``SELECT … FOR UPDATE`` of the attempt row, so two posts to one attempt are serialized and
-the second sees the first's actions. Times are the server's; nothing the client says about
-score or time is used. Signals go out only after the commit.
+The stored log is the truth. A batch is decided by the engine
+(``games.services.batches.play_batch``) on the game so far and written one of two ways:
+by a caller that holds a ``PlayCursor`` of the attempt (the play socket, an HTTP process's
+held cursors), decided on the board the cursor holds and written by one conditional
+``UPDATE`` that takes effect only while the row still holds the log the cursor saw; else
+(and whenever that update finds the row changed) replayed from the stored log under
+``SELECT … FOR UPDATE`` of the attempt row. Either way two batches of one attempt are
+serialized and the second sees the first's actions. Times are the server's; nothing the
+client says about score or time is used. Signals go out only after the write commits.
 """
 
 from __future__ import annotations
@@ -173,6 +178,7 @@ def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.dat
     attempt.score = engine.score(len(attempt.log), elapsed, board)
     attempt.won = board.is_won
     attempt.runs_completed = board.complete_foundations
+    attempt.cards_turned_up = engine.cards_turned_up(board)
     attempt.deals_left = board.deals_left
     flags = plausibility_flags(attempt)
     if flags:
@@ -350,6 +356,7 @@ def _apply_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.dat
     attempt.last_action_at = now
     attempt.deals_left = board.deals_left
     attempt.runs_completed = board.complete_foundations
+    attempt.cards_turned_up = engine.cards_turned_up(board)
 
 
 def _announce_batch(attempt: Attempt, batch: Batch) -> None:
@@ -410,7 +417,8 @@ def attempt_push_actions(
     both transports (the HTTP endpoint, the play socket).
 
     What the batch does is decided by ``games.services.batches.play_batch`` (a retry, a
-    refusal, or accepted); here the row lock, the write and the signals after the commit.
+    refusal, or accepted); here the write (the held cursor's conditional update, else under
+    the row lock) and the signals after the commit.
     A ranked attempt whose day is over (or a race past its time) is closed first, and that
     is kept even though the batch is then refused. ``cursor``: what the caller holds of
     the attempt since its last batch (``PlayCursor``), which saves the lock and the replay.
