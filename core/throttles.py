@@ -21,8 +21,8 @@ Rates, scopes and the 429 answer are DRF's (``DEFAULT_THROTTLE_RATES``, ``thrott
 A signed-in client's requests in one scope are taken from its counter a *lease* at a time
 (``RequestLease``: a second's worth of the rate, counted before they are made), so a
 player posting actions costs one round trip a second, not one a request. Each server
-process holds its clients' leases (``HeldLeases``); a play socket holds its own. Rates of
-less than two a second are counted request by request.
+process holds its clients' leases (``HeldLeases``), whichever transport their requests
+came by. Rates of less than two a second are counted request by request.
 
 The counters are not worth an outage: when the cache cannot be reached (Redis down) a
 request is let through uncounted (fail open), one warning line says so for the whole
@@ -171,9 +171,9 @@ def take_request(
 
 
 class RequestLease:
-    """A long-lived client's requests (a play socket's batches) taken from the shared
-    window counter of ``key`` a lease at a time: one round trip per ``size`` requests
-    instead of one per request, counted before they are made (so never fewer than made).
+    """A client's requests taken from the shared window counter of ``key`` a lease at a
+    time: one round trip per ``size`` requests instead of one per request, counted before
+    they are made (so never fewer than made).
 
     A lease is good for ``duration`` seconds at most; when the counter has no room for a
     whole lease, requests are taken one by one, exactly as ``take_request`` does, so the

@@ -160,7 +160,7 @@ def round_trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_a_lease_takes_requests_from_the_shared_counter_a_few_at_a_time(
     cache_kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A play socket's lease (RequestLease) and HTTP posts (the throttle) share one count:
+    """A lease (RequestLease) and requests counted one by one share one count:
     together they never get more than the limit, and the lease goes one by one when the
     counter has no room for a whole lease."""
     cache = caches["default"]
