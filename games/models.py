@@ -150,6 +150,9 @@ class Attempt(models.Model):
     score = models.IntegerField(null=True, blank=True)
     won = models.BooleanField(default=False)
     runs_completed = models.PositiveSmallIntegerField(default=0)
+    # The deal's face-down tableau cards no longer face down (engine.cards_turned_up): with
+    # the runs home, the progress by which a game not won ranks (docs/rules.md).
+    cards_turned_up = models.PositiveSmallIntegerField(default=0)
     deals_left = models.PositiveSmallIntegerField(default=5)
 
     # A race's attempt (rooms): no action before ``started_at`` (the race's start signal) nor
@@ -178,10 +181,13 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            # The daily board: finished, counted attempts in docs/rules.md's order (won first).
+            # The daily board: finished, counted attempts in docs/rules.md's order (won first,
+            # then progress: runs home, cards turned up; then score).
             models.Index(
                 "challenge",
                 models.F("won").desc(),
+                models.F("runs_completed").desc(),
+                models.F("cards_turned_up").desc(),
                 models.F("score").desc(),
                 "elapsed_seconds",
                 "ended_at",
@@ -209,20 +215,23 @@ class Attempt(models.Model):
 
 
 class BoardScoreCount(models.Model):
-    """Counted attempts of one challenge's board with one outcome and score (kept by
-    games/services/board_counts.py, in the transaction of every write that changes a board).
+    """Counted attempts of one challenge's board with one outcome, progress and score (kept
+    by games/services/board_counts.py, in the transaction of every write that changes a
+    board).
 
-    A player's rank is "attempts strictly better + 1"; the attempts with a better outcome or
-    a higher score are the sum of these rows above the player's (won, score) (a few hundred
-    rows at most, as scores are small whole numbers) instead of a count over every index
-    entry above the player (100,000 for the last of 100,000). The size of the board is
-    their total.
+    A player's rank is "attempts strictly better + 1"; the attempts with a better outcome,
+    more progress or a higher score are the sum of these rows above the player's key (won,
+    runs home, cards turned up, score: a few thousand rows at most, as each is a small whole
+    number) instead of a count over every index entry above the player (100,000 for the last
+    of 100,000). The size of the board is their total.
     """
 
     challenge = models.ForeignKey(
         DailyChallenge, on_delete=models.CASCADE, related_name="score_counts"
     )
     won = models.BooleanField(default=False)  # won attempts rank above all others
+    runs_completed = models.PositiveSmallIntegerField(default=0)
+    cards_turned_up = models.PositiveSmallIntegerField(default=0)
     score = models.IntegerField()
     attempts = models.IntegerField(default=0)
 
@@ -231,12 +240,17 @@ class BoardScoreCount(models.Model):
         db_table = "leaderboards_boardscorecount"
         constraints = [
             models.UniqueConstraint(
-                fields=["challenge", "won", "score"], name="board_score_count_unique_won"
+                fields=["challenge", "won", "runs_completed", "cards_turned_up", "score"],
+                name="board_score_count_unique_key",
             )
         ]
 
     def __str__(self) -> str:
-        outcome = "won" if self.won else "not won"
+        outcome = (
+            "won"
+            if self.won
+            else f"not won, {self.runs_completed} runs home, {self.cards_turned_up} turned up"
+        )
         return (
             f"{self.attempts} attempts ({outcome}) scored {self.score} "
             f"on challenge {self.challenge_id}"

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games import engine
+from games import engine, ranking
 from games.errors import (
     AttemptNotOverError,
     BadStepError,
@@ -337,12 +337,13 @@ def challenge_public_logs(
     attempts = (
         Attempt.objects.filter(BOARD_CONDITION, challenge=challenge)
         .select_related("player")
-        .order_by("-won", "-score", "elapsed_seconds", "ended_at", "pk")
+        .order_by(*ranking.BOARD_ORDER, "pk")
     )
     return {
         "challenge_id": challenge.pk,
         "date": challenge.date,
         "variant": challenge.variant,
+        "face_down_dealt": engine.face_down_dealt(engine.get_variant(challenge.variant)),
         "attempts": [
             {
                 "id": attempt.pk,
@@ -352,6 +353,7 @@ def challenge_public_logs(
                 "action_count": attempt.action_count,
                 "won": attempt.won,
                 "runs_completed": attempt.runs_completed,
+                "cards_turned_up": attempt.cards_turned_up,
                 "end_reason": attempt.end_reason,
                 "log": list(attempt.log),
                 "action_times": list(attempt.action_times),

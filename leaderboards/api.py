@@ -40,13 +40,20 @@ def board_schema(
 
 
 class BoardRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(help_text="equal score, elapsed and end share a rank")
+    rank = serializers.IntegerField(
+        help_text="won first, then runs home, cards turned up, score, elapsed and end "
+        "(docs/rules.md); rows equal in all of them share a rank"
+    )
     username = serializers.CharField()
     score = serializers.IntegerField()
     elapsed_seconds = serializers.FloatField()
     action_count = serializers.IntegerField()
     won = serializers.BooleanField()
-    runs_completed = serializers.IntegerField()
+    runs_completed = serializers.IntegerField(help_text="complete foundations at the end")
+    cards_turned_up = serializers.IntegerField(
+        help_text="the deal's face-down tableau cards no longer face down at the end "
+        "(of the challenge's face_down_dealt)"
+    )
     ended_at = serializers.DateTimeField()
     attempt_id = serializers.IntegerField()
 
@@ -60,6 +67,9 @@ class ChallengeRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     date = serializers.DateField()
     variant = serializers.CharField()
+    face_down_dealt = serializers.IntegerField(
+        help_text="the deal's face-down tableau cards: what cards_turned_up counts against"
+    )
 
 
 class ChallengeBoardApi(APIView):
@@ -95,7 +105,7 @@ class ChallengeBoardApi(APIView):
             else None
         )
         body: dict[str, Any] = {
-            "challenge": {"id": challenge.pk, "date": challenge.date, "variant": challenge.variant},
+            "challenge": selectors.challenge_ref(challenge),
             "limit": limit,
             "offset": offset,
             "counts": selectors.players_counts(challenge),

@@ -1,8 +1,9 @@
 """Where a practice game of a past daily would have ranked on that day's board.
 
 Computed from the day's board as it stands, with the board's own ranking (won first, then
-score, time, and the moment it ended: a practice game ends after the day, so it comes
-after every counted attempt equal to it on the other three), and never written to it.
+runs home, cards turned up, score, time, and the moment it ended: a practice game ends after
+the day, so it comes after every counted attempt equal to it on the rest), and never written
+to it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from games.errors import AttemptNotOverError, NotFoundError
 from games.models import Attempt
-from leaderboards.selectors import count_strictly_better, players_counts
+from leaderboards.selectors import challenge_ref, count_strictly_better, players_counts
 
 
 def would_rank(attempt: Attempt) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def would_rank(attempt: Attempt) -> dict[str, Any]:
     board_size = players_counts(challenge.pk)["finished"]
     body: dict[str, Any] = {
         "attempt_id": attempt.pk,
-        "challenge": {"id": challenge.pk, "date": challenge.date, "variant": challenge.variant},
+        "challenge": challenge_ref(challenge),
         "board_size": board_size,
         "rank": None,
         "of": board_size + 1,

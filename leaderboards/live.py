@@ -77,11 +77,7 @@ def snapshot_payload(challenge_id: int, player_id: int | None) -> dict[str, Any]
     board = board_payload(challenge_id)
     return {
         "type": "snapshot",
-        "challenge": {
-            "id": challenge.pk,
-            "date": challenge.date.isoformat(),
-            "variant": challenge.variant,
-        },
+        "challenge": {**selectors.challenge_ref(challenge), "date": challenge.date.isoformat()},
         "top": board["top"],
         "counts": board["counts"],
         "playing": selectors.live_progress(challenge_id, LIVE_PLAYING),

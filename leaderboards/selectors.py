@@ -1,12 +1,15 @@
 """Reads for the leaderboards: PostgreSQL is the source of truth, every rank an indexed query.
 
-Order (docs/rules.md, "How boards rank"): won attempts above all others; then score higher first,
-elapsed seconds shorter first, and the moment the attempt ended earlier first. The daily
+Order (docs/rules.md, "How boards rank"): won attempts above all others; then progress, that is
+complete foundations (runs home) more first and cards turned up more first; then score higher
+first, elapsed seconds shorter first, and the moment the attempt ended earlier first. A won
+game has every run home and every card turned up, so one order serves both groups. The daily
 board counts the finished, non-voided ranked attempts of one challenge that hold at least
 one action (one started and left is not ranked); the partial index ``attempt_board_order``
-(challenge, -won, -score, elapsed_seconds, ended_at) holds exactly those rows in that order.
+(challenge, -won, -runs_completed, -cards_turned_up, -score, elapsed_seconds, ended_at) holds
+exactly those rows in that order.
 
-Ranks are SQL ``RANK()``: attempts equal in all four keys share a rank and the next rank
+Ranks are SQL ``RANK()``: attempts equal in every key share a rank and the next rank
 skips (1, 2, 2, 4). ``ended_at`` has microsecond resolution, so a shared rank is rare; within
 one, rows are listed by attempt id. A player's rank is "attempts strictly better + 1", which
 is the same number, counted on the index without reading the rows below.
@@ -24,6 +27,7 @@ from django.db.models import Avg, Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
+from games import engine, ranking
 from games.models import BOARD_CONDITION, Attempt, BoardScoreCount, DailyChallenge
 from leaderboards.models import LeagueMember
 
@@ -42,6 +46,7 @@ class BoardRow:
     action_count: int
     won: bool
     runs_completed: int
+    cards_turned_up: int
     ended_at: dt.datetime
     attempt_id: int
 
@@ -57,12 +62,7 @@ def board_attempts(challenge_id: int) -> QuerySet[Attempt]:
     return Attempt.objects.filter(BOARD_CONDITION, challenge_id=challenge_id)
 
 
-BOARD_ORDER = (
-    F("won").desc(),
-    F("score").desc(),
-    F("elapsed_seconds").asc(),
-    F("ended_at").asc(),
-)
+BOARD_ORDER = ranking.BOARD_ORDER
 # What a board row shows: the attempt's log and server times (long JSON arrays) stay unread.
 ROW_FIELDS = (
     "score",
@@ -70,6 +70,7 @@ ROW_FIELDS = (
     "action_count",
     "won",
     "runs_completed",
+    "cards_turned_up",
     "ended_at",
     "player__username",
 )
@@ -86,9 +87,21 @@ def board_row(attempt: Attempt, rank: int) -> BoardRow:
         action_count=attempt.action_count,
         won=attempt.won,
         runs_completed=attempt.runs_completed,
+        cards_turned_up=attempt.cards_turned_up,
         ended_at=attempt.ended_at,
         attempt_id=attempt.pk,
     )
+
+
+def challenge_ref(challenge: DailyChallenge) -> dict[str, Any]:
+    """A board's challenge as its answers name it: with ``face_down_dealt``, the deal's face-down
+    tableau cards, what a row's ``cards_turned_up`` counts against."""
+    return {
+        "id": challenge.pk,
+        "date": challenge.date,
+        "variant": challenge.variant,
+        "face_down_dealt": engine.face_down_dealt(engine.get_variant(challenge.variant)),
+    }
 
 
 def _challenge_id(challenge: DailyChallenge | int) -> int:
@@ -114,23 +127,39 @@ def leaderboard_for_day(
 def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     """How many board attempts rank before ``attempt``.
 
-    A better outcome (won, when this one was not) or the same outcome and a higher score:
-    a sum over the board's counts (``BoardScoreCount``, one row per distinct outcome and
-    score), not a count over the index entries above the player. Ties on both: two
-    contiguous ranges of ``attempt_board_order`` (index-only scans), same outcome and score
-    and a shorter time, then same time too and an earlier end.
+    A better outcome, more progress or a higher score (``better_keys``): a sum over the
+    board's counts (``BoardScoreCount``, one row per distinct key), not a count over the
+    index entries above the player. Ties on the whole key: two contiguous ranges of
+    ``attempt_board_order`` (index-only scans), a shorter time, then the same time too and
+    an earlier end.
     """
-    board = board_attempts(challenge_id).filter(won=attempt.won, score=attempt.score)
-    better = Q(won=attempt.won, score__gt=attempt.score)
-    if not attempt.won:
-        better |= Q(won=True)
+    board = board_attempts(challenge_id).filter(
+        won=attempt.won,
+        runs_completed=attempt.runs_completed,
+        cards_turned_up=attempt.cards_turned_up,
+        score=attempt.score,
+    )
     return (
-        _sum_counts(BoardScoreCount.objects.filter(better, challenge_id=challenge_id))
+        _sum_counts(BoardScoreCount.objects.filter(better_keys(attempt), challenge_id=challenge_id))
         + board.filter(elapsed_seconds__lt=attempt.elapsed_seconds).count()
         + board.filter(
             elapsed_seconds=attempt.elapsed_seconds, ended_at__lt=attempt.ended_at
         ).count()
     )
+
+
+def better_keys(attempt: Attempt) -> Q:
+    """The rows (of the board, or of its counts) whose outcome, progress and score rank
+    before ``attempt``'s, whatever their time."""
+    won, runs, turned = attempt.won, attempt.runs_completed, attempt.cards_turned_up
+    better = (
+        Q(won=won, runs_completed__gt=runs)
+        | Q(won=won, runs_completed=runs, cards_turned_up__gt=turned)
+        | Q(won=won, runs_completed=runs, cards_turned_up=turned, score__gt=attempt.score)
+    )
+    if not won:
+        better |= Q(won=True)
+    return better
 
 
 def _sum_counts(counts: QuerySet[BoardScoreCount]) -> int:
@@ -182,6 +211,7 @@ def progress_row(attempt: Attempt) -> dict[str, Any]:
         "attempt_id": attempt.pk,
         "username": attempt.player.get_username(),
         "runs_completed": attempt.runs_completed,
+        "cards_turned_up": attempt.cards_turned_up,
         "action_count": attempt.action_count,
         "deals_left": attempt.deals_left,
         "finished": attempt.ended_at is not None,

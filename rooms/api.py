@@ -38,6 +38,9 @@ NO_DEAL = error_response("no_practice_deal: no verified deal none of the racers 
 class ProgressSerializer(serializers.Serializer[Any]):
     action_count = serializers.IntegerField()
     runs_completed = serializers.IntegerField()
+    cards_turned_up = serializers.IntegerField(
+        help_text="The deal's face-down tableau cards this racer has turned up."
+    )
     cards_home = serializers.IntegerField(help_text="Cards in complete runs on the foundations.")
     deals_left = serializers.IntegerField()
     finished = serializers.BooleanField()
@@ -53,7 +56,10 @@ class RacerSerializer(serializers.Serializer[Any]):
 
 
 class ResultSerializer(serializers.Serializer[Any]):
-    place = serializers.IntegerField(help_text="Won first by time, then by score (docs/rules.md).")
+    place = serializers.IntegerField(
+        help_text="docs/rules.md's ranking: won first, then runs home, cards turned up, score, "
+        "time and end; a racer who ended with no action last."
+    )
     username = serializers.CharField()
     won = serializers.BooleanField()
     score = serializers.IntegerField(allow_null=True)
@@ -61,6 +67,10 @@ class ResultSerializer(serializers.Serializer[Any]):
     elapsed_seconds = serializers.FloatField(allow_null=True)
     action_count = serializers.IntegerField()
     runs_completed = serializers.IntegerField()
+    cards_turned_up = serializers.IntegerField()
+    face_down_dealt = serializers.IntegerField(
+        help_text="The deal's face-down tableau cards: what cards_turned_up counts against."
+    )
     end_reason = serializers.CharField(allow_null=True)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from games import engine
+from games import engine, ranking
 from games.models import Attempt
 from games.selectors import attempt_board, deal_board
 from rooms.errors import RaceNotOverError, RoomNotFoundError
@@ -45,6 +45,7 @@ def progress_of(attempt: Attempt | None) -> dict[str, Any] | None:
     return {
         "action_count": attempt.action_count,
         "runs_completed": attempt.runs_completed,
+        "cards_turned_up": attempt.cards_turned_up,
         "cards_home": 13 * attempt.runs_completed,
         "deals_left": attempt.deals_left,
         "finished": attempt.is_over,
@@ -122,21 +123,11 @@ def rooms_open(limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
     ]
 
 
-def finish_order_key(attempt: Attempt) -> tuple[Any, ...]:
-    """Won first, by time; then by score (higher first), time, and the moment it ended
-    (docs/rules.md's ranking); last those who ended without an action (unranked there)."""
-    elapsed = attempt.elapsed_seconds or 0.0
-    ended = attempt.ended_at.timestamp() if attempt.ended_at else float("inf")
-    if attempt.won:
-        return (0, elapsed, ended)
-    played = attempt.action_count > 0
-    return (1 if played else 2, -(attempt.score or 0), elapsed, ended)
-
-
 def room_results(room: Room) -> list[dict[str, Any]]:
     """The order of finish with each racer's score parts (no card)."""
     seats = [seat for seat in seats_of(room) if seat.attempt is not None]
-    seats.sort(key=lambda seat: finish_order_key(seat.attempt))  # type: ignore[arg-type]
+    # docs/rules.md's ranking: won, then progress, score, time, end; unranked (no action) last
+    seats.sort(key=lambda seat: ranking.rank_key(seat.attempt))  # type: ignore[arg-type]
     rows = []
     for place, seat in enumerate(seats, start=1):
         attempt = seat.attempt
@@ -153,6 +144,8 @@ def room_results(room: Room) -> list[dict[str, Any]]:
                 "elapsed_seconds": attempt.elapsed_seconds,
                 "action_count": attempt.action_count,
                 "runs_completed": attempt.runs_completed,
+                "cards_turned_up": attempt.cards_turned_up,
+                "face_down_dealt": engine.face_down_dealt(board.variant),
                 "end_reason": attempt.end_reason or None,
             }
         )

@@ -83,6 +83,9 @@ class AttemptLogSerializer(serializers.Serializer[Any]):
     action_count = serializers.IntegerField()
     won = serializers.BooleanField()
     runs_completed = serializers.IntegerField()
+    cards_turned_up = serializers.IntegerField(
+        help_text="the deal's face-down tableau cards no longer face down at the end"
+    )
     end_reason = serializers.CharField()
     log = serializers.ListField(child=serializers.CharField())
     action_times = serializers.ListField(child=serializers.FloatField())
@@ -98,7 +101,12 @@ class ChallengeAttemptsApi(APIView):
         challenge_id = serializers.IntegerField()
         date = serializers.DateField()
         variant = serializers.CharField()
-        attempts = AttemptLogSerializer(many=True)
+        face_down_dealt = serializers.IntegerField(
+            help_text="the deal's face-down tableau cards: what cards_turned_up counts against"
+        )
+        attempts = AttemptLogSerializer(
+            many=True, help_text="in the board's order (docs/rules.md, 'How boards rank')"
+        )
 
         class Meta:
             ref_name = "ChallengeAttempts"

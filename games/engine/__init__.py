@@ -13,7 +13,7 @@ from .deal import MAX_SEED, check_seed, shuffled_pack, splitmix64
 from .errors import IllegalMoveError, InvalidMoveError, LogFormatError, MoveError
 from .moves import DEAL, UNDO, Move
 from .replay import ReplayResult, parse_log, replay, replay_on
-from .scoring import Score, score, score_breakdown
+from .scoring import Score, cards_turned_up, face_down_dealt, score, score_breakdown
 from .state import StateError, board_from_state, board_state, board_view, state_json
 from .variants import ASTROCYTE, SPIDER1, SPIDER2, SPIDER4, VARIANTS, Variant, get_variant
 
@@ -43,7 +43,9 @@ __all__ = [
     "board_from_state",
     "board_state",
     "board_view",
+    "cards_turned_up",
     "check_seed",
+    "face_down_dealt",
     "get_variant",
     "parse_log",
     "replay",

@@ -1,4 +1,4 @@
-"""The score (docs/rules.md, "Scoring")."""
+"""The score and the progress of a game not won (docs/rules.md, "Scoring")."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .replay import parse_log
+from .variants import Variant
 
 BASE = 500
 PER_FOUNDATION = 100
@@ -58,3 +59,14 @@ def score_breakdown(log: Sized | int, elapsed_seconds: float, board: Board) -> S
 
 def score(log: Sized | int, elapsed_seconds: float, board: Board) -> int:
     return score_breakdown(log, elapsed_seconds, board).total
+
+
+def face_down_dealt(variant: Variant) -> int:
+    """The deal's face-down tableau cards: every dealt card but each column's last."""
+    return sum(count - 1 for count in variant.deal_counts)
+
+
+def cards_turned_up(board: Board) -> int:
+    """The deal's face-down tableau cards no longer face down at ``board``: the second
+    measure of progress, after complete foundations, by which a game not won ranks."""
+    return face_down_dealt(board.variant) - sum(down for _, down in board.iter_columns())

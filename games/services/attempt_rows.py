@@ -63,6 +63,7 @@ PROGRESS_FIELDS = (
     "last_action_at",
     "deals_left",
     "runs_completed",
+    "cards_turned_up",
 )
 
 

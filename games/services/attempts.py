@@ -178,6 +178,7 @@ def _finish(attempt: Attempt, board: engine.Board, reason: str, ended_at: dt.dat
     attempt.score = engine.score(len(attempt.log), elapsed, board)
     attempt.won = board.is_won
     attempt.runs_completed = board.complete_foundations
+    attempt.cards_turned_up = engine.cards_turned_up(board)
     attempt.deals_left = board.deals_left
     flags = plausibility_flags(attempt)
     if flags:
@@ -355,6 +356,7 @@ def _apply_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.dat
     attempt.last_action_at = now
     attempt.deals_left = board.deals_left
     attempt.runs_completed = board.complete_foundations
+    attempt.cards_turned_up = engine.cards_turned_up(board)
 
 
 def _announce_batch(attempt: Attempt, batch: Batch) -> None:

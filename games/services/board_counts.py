@@ -3,10 +3,11 @@ that finishes, voids or corrects an attempt (or deletes one, with its player's a
 
 An attempt counts on its challenge's board while it is ranked, finished with at least one
 action and not voided (``BOARD_CONDITION``, the rows of the ``attempt_board_order`` index).
-Each such write says what the attempt counted as before (``board_key``, read under the
-row lock) and the counts move by one with an atomic upsert, so concurrent finishes never
-lose a count. The hot path's own write (``attempt_rows.save_progress``) writes only open
-attempts, which count on no board, and refuses any other. After a bulk load or a write
+Each such write says what the attempt counted as before (``board_key``: its outcome,
+progress and score, read under the row lock) and the counts move by one with an atomic
+upsert, so concurrent finishes never lose a count. The hot path's own write
+(``attempt_rows.save_progress``) writes only open attempts, which count on no board, and
+refuses any other. After a bulk load or a write
 outside the services, ``board_counts_rebuild`` recounts.
 """
 
@@ -19,11 +20,14 @@ from django.db.models import Count
 
 from games.models import BOARD_CONDITION, Attempt, BoardScoreCount
 
-BoardKey = tuple[int, bool, int]
+# (challenge id, won, runs home, cards turned up, score): a board's order before time.
+BoardKey = tuple[int, bool, int, int, int]
+KEY_COLUMNS = ("challenge_id", "won", "runs_completed", "cards_turned_up", "score")
 
 
 def board_key(attempt: Attempt) -> BoardKey | None:
-    """(challenge id, won, score) while the attempt counts on a board, else None."""
+    """(challenge id, won, runs home, cards turned up, score) while the attempt counts on a
+    board, else None."""
     if (
         attempt.kind == Attempt.Kind.RANKED
         and attempt.challenge_id is not None
@@ -32,7 +36,13 @@ def board_key(attempt: Attempt) -> BoardKey | None:
         and attempt.action_count > 0
         and attempt.score is not None
     ):
-        return attempt.challenge_id, bool(attempt.won), attempt.score
+        return (
+            attempt.challenge_id,
+            bool(attempt.won),
+            attempt.runs_completed,
+            attempt.cards_turned_up,
+            attempt.score,
+        )
     return None
 
 
@@ -40,11 +50,11 @@ def _add(key: BoardKey, delta: int) -> None:
     quote = connection.ops.quote_name
     table = quote(BoardScoreCount._meta.db_table)
     attempts = quote("attempts")
-    columns = ", ".join(quote(name) for name in ("challenge_id", "won", "score"))
+    columns = ", ".join(quote(name) for name in KEY_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({columns}, {attempts}) "
-            f"VALUES (%s, %s, %s, %s) ON CONFLICT ({columns}) "
+            f"VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT ({columns}) "
             f"DO UPDATE SET {attempts} = {table}.{attempts} + EXCLUDED.{attempts}",
             [*key, delta],
         )
@@ -82,16 +92,11 @@ def board_counts_rebuild(challenge_id: int | None = None) -> int:
     if challenge_id is not None:
         attempts = attempts.filter(challenge_id=challenge_id)
         counts = counts.filter(challenge_id=challenge_id)
-    rows = attempts.values("challenge_id", "won", "score").annotate(n=Count("id")).order_by()
+    rows = attempts.values(*KEY_COLUMNS).annotate(n=Count("id")).order_by()
     with transaction.atomic():
         counts.delete()
         BoardScoreCount.objects.bulk_create(
-            BoardScoreCount(
-                challenge_id=row["challenge_id"],
-                won=row["won"],
-                score=row["score"],
-                attempts=row["n"],
-            )
+            BoardScoreCount(**{name: row[name] for name in KEY_COLUMNS}, attempts=row["n"])
             for row in rows
         )
     return len(rows)

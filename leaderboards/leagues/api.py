@@ -334,7 +334,7 @@ class LeagueDayBoardApi(APIView):
         me = board.me
         body = {
             "league": {"id": league.pk, "name": league.name},
-            "challenge": {"id": challenge.pk, "date": challenge.date, "variant": challenge.variant},
+            "challenge": selectors.challenge_ref(challenge),
             "limit": limit,
             "offset": offset,
             "counts": board.counts(),

@@ -24,7 +24,16 @@ from leaderboards.models import LeagueMember
 from leaderboards.selectors import BOARD_ORDER, BoardRow
 
 RANK_COLUMNS = ("id", "player_id", "league_rank")
-ROW_VALUES = ("id", "score", "elapsed_seconds", "action_count", "won", "runs_completed", "ended_at")
+ROW_VALUES = (
+    "id",
+    "score",
+    "elapsed_seconds",
+    "action_count",
+    "won",
+    "runs_completed",
+    "cards_turned_up",
+    "ended_at",
+)
 
 
 @dataclass
@@ -95,6 +104,7 @@ def _rows(ranked: list[tuple[int, int, int]]) -> list[BoardRow]:
             action_count=details[attempt_id]["action_count"],
             won=details[attempt_id]["won"],
             runs_completed=details[attempt_id]["runs_completed"],
+            cards_turned_up=details[attempt_id]["cards_turned_up"],
             ended_at=details[attempt_id]["ended_at"],
             attempt_id=attempt_id,
         )

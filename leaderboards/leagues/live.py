@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.selectors import visible_challenge
+from leaderboards import selectors
 from leaderboards.leagues.boards import (
     league_day_board,
     league_day_boards,
@@ -56,11 +57,7 @@ def league_snapshot_payload(
     me = board.me
     return {
         "type": "snapshot",
-        "challenge": {
-            "id": challenge.pk,
-            "date": challenge.date.isoformat(),
-            "variant": challenge.variant,
-        },
+        "challenge": {**selectors.challenge_ref(challenge), "date": challenge.date.isoformat()},
         "league": {"id": league.pk, "name": league.name},
         "top": [row.as_json() for row in board.rows[:LEAGUE_LIVE_TOP]],
         "counts": board.counts(),

@@ -6,7 +6,15 @@ import math
 
 import pytest
 
-from games.engine import Board, Score, replay, score, score_breakdown
+from games.engine import (
+    Board,
+    Score,
+    cards_turned_up,
+    face_down_dealt,
+    replay,
+    score,
+    score_breakdown,
+)
 
 from .helpers import build, run
 
@@ -113,3 +121,37 @@ def test_breakdown_adds_up() -> None:
 def test_bad_inputs_are_refused(bad: tuple[int, float]) -> None:
     with pytest.raises(ValueError):
         score(bad[0], bad[1], fresh())
+
+
+# --- progress: cards turned up (docs/rules.md, "Scoring": how a game not won ranks) ------
+
+
+@pytest.mark.parametrize(
+    ("variant", "face_down"), [("astrocyte", 56), ("spider1", 44), ("spider2", 44), ("spider4", 44)]
+)
+def test_a_fresh_deal_has_turned_up_nothing_of_its_face_down_cards(
+    variant: str, face_down: int
+) -> None:
+    board = Board.deal(variant, 7)
+    assert face_down_dealt(board.variant) == face_down
+    assert sum(down for _, down in board.iter_columns()) == face_down
+    assert cards_turned_up(board) == 0
+
+
+def test_each_card_a_move_turns_up_counts_and_undo_takes_it_back() -> None:
+    board = Board.deal("spider4", 3)
+    turned, last = 0, 0
+    for _ in range(60):
+        moves = [a for a in board.legal_actions() if a not in ("undo", "deal")]
+        if not moves:
+            break
+        last = len(board.play(moves[0]).revealed)
+        turned += last
+        assert cards_turned_up(board) == turned
+    assert turned > 0, "the line played turned up no card: pick another seed"
+    board.push_text("undo")
+    assert cards_turned_up(board) == turned - last
+
+
+def test_a_won_game_has_turned_up_every_face_down_card() -> None:
+    assert cards_turned_up(won()) == face_down_dealt(won().variant)

@@ -28,17 +28,21 @@ from leaderboards import live, selectors
 from tests.factories import make_player
 from tests.games.api_support import playing, solution_of, todays_challenge
 
+Key = tuple[bool, int, int, int]
 
-def stored_counts(challenge_id: int) -> dict[tuple[bool, int], int]:
+
+def stored_counts(challenge_id: int) -> dict[Key, int]:
     rows = BoardScoreCount.objects.filter(challenge_id=challenge_id, attempts__gt=0)
-    return {(row.won, row.score): row.attempts for row in rows}
+    return {
+        (row.won, row.runs_completed, row.cards_turned_up, row.score): row.attempts for row in rows
+    }
 
 
-def recounted(challenge_id: int) -> dict[tuple[bool, int], int]:
-    counts: dict[tuple[bool, int], int] = {}
+def recounted(challenge_id: int) -> dict[Key, int]:
+    counts: dict[Key, int] = {}
     for attempt in selectors.board_attempts(challenge_id):
         assert attempt.score is not None and attempt.action_count > 0
-        key = (attempt.won, attempt.score)
+        key = (attempt.won, attempt.runs_completed, attempt.cards_turned_up, attempt.score)
         counts[key] = counts.get(key, 0) + 1
     return counts
 
@@ -49,7 +53,8 @@ def database_ranks(challenge_id: int) -> dict[int, int]:
     table = connection.ops.quote_name(Attempt._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, RANK() OVER (ORDER BY won DESC, score DESC, elapsed_seconds ASC, "
+            "SELECT id, RANK() OVER (ORDER BY won DESC, runs_completed DESC, "
+            "cards_turned_up DESC, score DESC, elapsed_seconds ASC, "
             f"ended_at ASC) FROM {table} WHERE challenge_id = %s AND kind = 'ranked' "
             "AND NOT voided AND ended_at IS NOT NULL AND action_count > 0",
             [challenge_id],
@@ -90,7 +95,7 @@ def test_counts_follow_every_service_write() -> None:
             attempt_resign(attempt_id=attempt.pk, player=player, now=when)
         attempts.append(attempt)
         assert stored_counts(challenge.pk) == recounted(challenge.pk), n
-    assert {won for won, _ in stored_counts(challenge.pk)} == {True, False}
+    assert {key[0] for key in stored_counts(challenge.pk)} == {True, False}
     assert_ranks_agree_with_the_board(challenge.pk)
 
     for step, attempt in enumerate(rng.sample(attempts, 12)):

@@ -34,6 +34,7 @@ def make_attempt(
     voided: bool = False,
     kind: str = Attempt.Kind.RANKED,
     runs: int = 0,
+    turned: int = 0,
     actions: int = 40,
     deals_left: int = 5,
 ) -> Attempt:
@@ -54,6 +55,7 @@ def make_attempt(
         won=won,
         voided=voided,
         runs_completed=runs,
+        cards_turned_up=turned,
         action_count=actions,
         deals_left=deals_left,
         log=["t1-c1"] * actions,

@@ -78,6 +78,21 @@ def test_the_rank_it_would_have_had_counts_the_days_scores_and_changes_nothing()
     assert slow.score is not None
     assert practice_won_in(400)["rank"] == 3
 
+    # Not won, given up at once: its score beats the quitter's, its progress does not.
+    quitter = Attempt.objects.get(player__username="quitter")
+    start = timezone.now()
+    given_up = attempt_start_archive(player=late, challenge_id=challenge.pk, now=start)
+    attempt_push_actions(
+        attempt_id=given_up.pk, player=late, offset=0, actions=solution[:1], now=start
+    )
+    attempt_resign(attempt_id=given_up.pk, player=late)
+    given_up.refresh_from_db()
+    assert given_up.score is not None and quitter.score is not None
+    assert given_up.score > quitter.score
+    assert given_up.cards_turned_up < quitter.cards_turned_up
+    url = f"/api/v1/leaderboards/attempts/{given_up.pk}/would-rank/"
+    assert client.get(url).json()["rank"] == 4
+
     board = client.get(f"/api/v1/leaderboards/challenges/{challenge.pk}/").json()
     assert [row["username"] for row in board["top"]] == ["fast", "slow", "quitter"]
     assert sorted(BoardScoreCount.objects.values_list("won", "score", "attempts")) == counts

@@ -251,6 +251,24 @@ def test_the_day_board_of_a_league_ranks_its_members_only() -> None:
     error_of(client.get(f"/api/v1/leagues/{league['id']}/challenges/999999/"), 404, "not_found")
 
 
+def test_a_leagues_board_ranks_progress_before_score() -> None:
+    challenge = make_challenge()
+    owner, ann = make_player("owner"), make_player("ann")
+    league = create(owner)
+    join(ann, league["invite_code"])
+    make_attempt(challenge, owner, score=498, elapsed=3, actions=1, turned=0)  # gave up at once
+    make_attempt(challenge, ann, score=360, actions=47, turned=21)
+
+    body = client_for(owner).get(f"/api/v1/leagues/{league['id']}/challenges/{challenge.pk}/")
+
+    top = body.json()["top"]
+    assert [(row["rank"], row["username"], row["cards_turned_up"]) for row in top] == [
+        (1, "ann", 21),
+        (2, "owner", 0),
+    ]
+    assert body.json()["challenge"]["face_down_dealt"] == 56
+
+
 def test_the_alltime_and_streak_boards_of_a_league() -> None:
     today = timezone.now().date()
     yesterday = today - dt.timedelta(days=1)

@@ -120,6 +120,7 @@ async def test_snapshot_has_top_counts_progress_and_no_card() -> None:
         "id": challenge.pk,
         "date": challenge.date.isoformat(),
         "variant": "astrocyte",
+        "face_down_dealt": 56,
     }
     assert [(r["rank"], r["username"], r["score"]) for r in snapshot["top"]] == [(1, "done", 320)]
     assert snapshot["counts"] == {"playing": 1, "finished": 1}
@@ -162,6 +163,7 @@ async def test_pushes_after_progress_finish_and_void() -> None:
             "attempt_id": playing.pk,
             "username": "ben",
             "runs_completed": 3,
+            "cards_turned_up": 0,
             "action_count": 55,
             "deals_left": 2,
             "finished": False,

@@ -99,6 +99,21 @@ def test_a_closed_day_is_rated_once_in_board_order_with_ties_sharing_a_rank() ->
     assert PlayerRating.objects.get(player=winner).rated_days == 1
 
 
+def test_a_player_who_played_on_is_rated_above_one_who_gave_up_at_once() -> None:
+    """The ratings learn the board's order (docs/rules.md): progress before score."""
+    challenge = make_challenge(days_ago(1))
+    quitter, player = make_player("dora"), make_player("nova")
+    make_attempt(challenge, quitter, score=498, elapsed=3, actions=1, turned=0)
+    make_attempt(challenge, player, score=360, elapsed=190, actions=47, turned=21)
+
+    assert ratings_rate_day(challenge_id=challenge.pk) == "rated"
+
+    changes = stored(challenge)
+    assert (changes["nova"][0], changes["dora"][0]) == (1, 2)
+    rated = {r.player.username: r.rating for r in PlayerRating.objects.select_related("player")}
+    assert rated["nova"] > rated["dora"]
+
+
 def test_a_second_day_starts_from_the_first_days_ratings() -> None:
     first, second = make_challenge(days_ago(2)), make_challenge(days_ago(1))
     players = a_board(first, ["a", "b", "c"])

@@ -61,6 +61,33 @@ def test_won_attempts_rank_above_all_others_and_an_attempt_without_an_action_is_
     assert sum(bucket["count"] for bucket in quitter_stats["score_histogram"]) == 0
 
 
+def test_a_game_not_won_ranks_by_runs_home_then_cards_turned_up_before_its_score() -> None:
+    """docs/rules.md, "How boards rank": giving up early never ranks above playing further."""
+    challenge = make_challenge()
+    # dora dealt once and resigned at 0:03: the best score of those not won.
+    make_attempt(challenge, make_player("dora"), score=498, elapsed=3, actions=1, turned=0)
+    make_attempt(challenge, make_player("cleo"), score=480, elapsed=20, actions=6, turned=3)
+    make_attempt(challenge, make_player("nova"), score=360, elapsed=190, actions=47, turned=21)
+    make_attempt(challenge, make_player("runner"), score=300, actions=120, runs=1, turned=9)
+    make_attempt(challenge, make_player("twin"), score=400, actions=47, turned=21)
+    make_attempt(challenge, make_player("winner"), score=700, won=True, runs=8, turned=56)
+
+    rows = selectors.leaderboard_for_day(challenge)
+
+    assert [(r.rank, r.username) for r in rows] == [
+        (1, "winner"),
+        (2, "runner"),  # a run home outranks any number of cards turned up
+        (3, "twin"),  # equal progress: the higher score first
+        (4, "nova"),
+        (5, "cleo"),
+        (6, "dora"),
+    ]
+    assert [(r.runs_completed, r.cards_turned_up) for r in rows][1:4] == [(1, 9), (0, 21), (0, 21)]
+    # Each player's own rank, counted apart from the board's read, says the same.
+    for row in rows:
+        assert _rank(challenge, row.username) == row.rank
+
+
 def test_attempts_equal_in_all_keys_share_a_rank() -> None:
     challenge = make_challenge()
     make_attempt(challenge, make_player("a"), score=300)

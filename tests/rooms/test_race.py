@@ -12,6 +12,7 @@ import time_machine
 from django.db import connections
 from django.test import Client
 
+from games import engine
 from games.models import Attempt, Deal
 from rooms.errors import RoomStartedError
 from rooms.models import Room
@@ -169,3 +170,36 @@ def test_the_beat_closes_a_room_left_empty(practice_deals: list[Deal]) -> None:
     assert Client().get(f"{API}/rooms/").json() == []
     with time_machine.travel(dt.datetime.now(dt.UTC) + dt.timedelta(minutes=6), tick=False):
         assert rooms_tidy() == {"closed": 0, "ended": 1}
+
+
+def test_a_racer_who_played_on_places_above_one_who_gave_up_at_once(
+    practice_deals: list[Deal], after_the_start: Any
+) -> None:
+    """docs/rules.md's ranking in a race's results: progress before score."""
+    (_, quitter), (_, player) = racers("quitter", "player")
+    room = started_room([quitter, player])
+    code = room["code"]
+    deal = Room.objects.get(code=code).deal
+    assert deal is not None
+    solution = list(deal.solution or [])
+    after_the_start(code, 0.5)
+    quit_id, play_id = attempt_of(quitter, code), attempt_of(player, code)
+    assert play(quitter, quit_id, solution[:1]).status_code == 200
+    assert post(quitter, f"attempts/{quit_id}/resign/").status_code == 200
+    # The player plays on, but stops before a run goes home (its score stays below).
+    board = engine.Board.deal(deal.variant, int(deal.seed))
+    played_on = []
+    for action in solution[:40]:
+        board.push_text(action)
+        if board.complete_foundations:
+            break
+        played_on.append(action)
+    assert play(player, play_id, played_on).status_code == 200
+    assert post(player, f"attempts/{play_id}/resign/").status_code == 200
+
+    results = player.get(f"{API}/rooms/{code}/").json()["results"]
+
+    by_name = {row["username"]: row for row in results}
+    assert by_name["quitter"]["score"] > by_name["player"]["score"]
+    assert by_name["player"]["cards_turned_up"] > by_name["quitter"]["cards_turned_up"]
+    assert [(row["place"], row["username"]) for row in results] == [(1, "player"), (2, "quitter")]

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
-import { api, errorCode, errorMessage, isApiError, NetworkError } from "../../../frontend/static/frontend/js/api.js";
+import { api, errorCode, errorMessage, isApiError, NetworkError, progressText } from "../../../frontend/static/frontend/js/api.js";
 
 const requests = [];
 
@@ -94,4 +94,10 @@ test("isApiError knows the one error shape", () => {
   assert.equal(isApiError({ error: "text" }), false);
   assert.equal(isApiError(null), false);
   assert.equal(isApiError("<html>"), false);
+});
+
+test("a board row's progress: runs home, then cards turned up of the deal's face-down ones", () => {
+  assert.equal(progressText({ won: false, runs_completed: 1, cards_turned_up: 21 }, 56), "1/8 runs · 21/56 turned up");
+  assert.equal(progressText({ won: false, runs_completed: 0, cards_turned_up: 3 }), "0/8 runs · 3 turned up");
+  assert.equal(progressText({ won: true, runs_completed: 8, cards_turned_up: 56 }, 56), "won");
 });

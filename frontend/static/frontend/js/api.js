@@ -69,6 +69,15 @@ export function me() {
   return mePromise;
 }
 
+// A board row's progress, what ranks a game not won before its score (docs/rules.md): runs
+// home, then the deal's face-down cards turned up, of `faceDown` (the challenge's
+// face_down_dealt) when it is known.
+export function progressText(row, faceDown = null) {
+  if (row.won) return "won";
+  const turned = row.cards_turned_up ?? 0;
+  return `${row.runs_completed}/8 runs · ${faceDown ? `${turned}/${faceDown}` : turned} turned up`;
+}
+
 export function formatSeconds(seconds) {
   const total = Math.max(0, Math.floor(seconds));
   const h = Math.floor(total / 3600);

@@ -1,6 +1,6 @@
 // Leaderboard pages: one day's board (with the signed-in player's own rank, even outside
 // the top) and the all-time board. Everything from the leaderboards API.
-import { api, el, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
+import { api, el, errorMessage, formatSeconds, me, progressText, VARIANT_NAMES } from "./api.js";
 import { connectLive } from "./live.js";
 
 const root = document.getElementById("boardpage");
@@ -18,12 +18,12 @@ function head(...names) {
 
 const playerLink = (username) => el("a", { href: `/players/${encodeURIComponent(username)}/`, text: username });
 
-function dayRow(row, mine, closed) {
+function dayRow(row, mine, closed, faceDown) {
   return el("tr", { class: mine ? "me" : null, "data-rank": String(row.rank) },
     el("td", { text: String(row.rank) }),
     el("td", {}, playerLink(row.username), mine ? " (you)" : ""),
+    el("td", { text: progressText(row, faceDown) }),
     el("td", { text: String(row.score) }),
-    el("td", { text: row.won ? "won" : `${row.runs_completed}/8 runs` }),
     el("td", { text: formatSeconds(row.elapsed_seconds) }),
     el("td", { text: String(row.action_count) }),
     el("td", {}, closed ? el("a", { href: `/challenges/${row.challenge_id}/replays/#game-${row.attempt_id}`,
@@ -61,14 +61,14 @@ async function loadDay() {
   }
   $("board-links").replaceChildren(...links);
   $("counts").textContent = `${data.counts.finished} finished · ${data.counts.playing} playing now`;
-  head("#", "Player", "Score", "Result", "Time", "Actions", "Replay");
+  head("#", "Player", "Progress", "Score", "Time", "Actions", "Replay");
   const username = who.authenticated ? who.user.username : null;
-  const rows = data.top.map((row) => dayRow({ ...row, challenge_id: c.id }, row.username === username, closed));
+  const rows = data.top.map((row) => dayRow({ ...row, challenge_id: c.id }, row.username === username, closed, c.face_down_dealt));
   const mine = data.me;
   const inTop = mine && data.top.some((row) => row.attempt_id === mine.attempt_id);
   if (mine && !inTop) {
     rows.push(el("tr", { class: "gap", "aria-hidden": "true" }, el("td", { colspan: "7", text: "⋮" })));
-    rows.push(dayRow({ ...mine, challenge_id: c.id }, true, closed));
+    rows.push(dayRow({ ...mine, challenge_id: c.id }, true, closed, c.face_down_dealt));
   }
   if (!data.top.length) rows.push(el("tr", {}, el("td", { colspan: "7", text: "Nobody has finished yet." })));
   $("ranking").tBodies[0].replaceChildren(...rows);

@@ -1,7 +1,7 @@
 // League pages: my leagues (and a new one), one league (today's boards, all-time, members,
 // invite link, the owner's tools), and the page of an invite link. Everything from the
 // leagues API; a league that is not yours is "not found", as the API answers.
-import { api, el, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
+import { api, el, errorMessage, formatSeconds, me, progressText, VARIANT_NAMES } from "./api.js";
 
 const root = document.getElementById("leaguepage");
 const $ = (id) => document.getElementById(id);
@@ -64,17 +64,18 @@ async function join() {
 const leagueId = Number(root.dataset.league);
 let league = null;
 
-function boardTable(caption, rows, username) {
+function boardTable(caption, rows, username, faceDown = null) {
   return el("table", { class: "leaderboard" },
     el("caption", { text: caption }),
-    el("thead", {}, el("tr", {}, ...["#", "Player", "Score", "Time", "Actions"].map((name) => el("th", { scope: "col", text: name })))),
+    el("thead", {}, el("tr", {}, ...["#", "Player", "Progress", "Score", "Time", "Actions"].map((name) => el("th", { scope: "col", text: name })))),
     el("tbody", {}, ...(rows.length ? rows.map((row) => el("tr", { class: row.username === username ? "me" : null },
       el("td", { text: String(row.rank) }),
       el("td", { text: row.username }),
+      el("td", { text: progressText(row, faceDown) }),
       el("td", { text: String(row.score) }),
       el("td", { text: formatSeconds(row.elapsed_seconds) }),
       el("td", { text: String(row.action_count) })))
-      : [el("tr", {}, el("td", { colspan: "5", text: "No member has finished yet." }))])));
+      : [el("tr", {}, el("td", { colspan: "6", text: "No member has finished yet." }))])));
 }
 
 async function loadTodayBoards(username) {
@@ -86,7 +87,7 @@ async function loadTodayBoards(username) {
     const name = VARIANT_NAMES[data.challenge.variant] || data.challenge.variant;
     const mine = data.me ? `Your rank in the league: ${data.me.rank} of ${data.counts.finished}.` : "";
     return el("div", { class: "league-board", "data-challenge": String(data.challenge.id) },
-      boardTable(`${name} · ${data.challenge.date}`, data.top, username),
+      boardTable(`${name} · ${data.challenge.date}`, data.top, username, data.challenge.face_down_dealt),
       el("p", {}, `${data.counts.finished} finished · ${data.counts.playing} playing now. ${mine} `,
         el("a", { href: `/play/${data.challenge.id}/?league=${leagueId}`, text: `Play ${name} and watch the league live` })));
   });

@@ -4,7 +4,7 @@
 // and every position on the way from GET /attempts/<id>/replay/?step=k or
 // /challenges/<id>/solution/?step=k (the server replays the first k actions with the
 // engine); the client replays nothing itself, it draws the answers (cached per step).
-import { api, el, errorMessage, formatSeconds, me, NetworkError, VARIANT_NAMES } from "./api.js";
+import { api, el, errorMessage, formatSeconds, me, NetworkError, progressText, VARIANT_NAMES } from "./api.js";
 import { pileName, renderBoard, renderCardRow } from "./board.js";
 
 const root = document.getElementById("replay");
@@ -388,6 +388,7 @@ async function loadChallenge() {
     return;
   }
   const rows = games.data.attempts;
+  const faceDown = games.data.face_down_dealt;
   $("games-title").textContent = `Everyone's games (${rows.length})`;
   $("games").replaceChildren(...(rows.length ? rows.map((row, i) => {
     const list = el("ol", { class: "moves" });
@@ -397,7 +398,7 @@ async function loadChallenge() {
       el("summary", {},
         el("b", { text: `${i + 1}. ${row.username}` }),
         ` — ${outcome(row)}, score ${row.score}, ${row.action_count} actions, ` +
-        `${formatSeconds(row.elapsed_seconds || 0)}, ${row.runs_completed} of 8 runs`),
+        `${formatSeconds(row.elapsed_seconds || 0)}, ${progressText(row, faceDown)}`),
       host, list);
     // The board of a game is set up (and its first step asked for) when it is opened.
     details.addEventListener("toggle", () => {

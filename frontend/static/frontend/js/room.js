@@ -4,7 +4,7 @@
 // rooms/<code>/ and ws/rooms/<code>/; the race is played through the attempts API, with
 // the play page's game (play/game.js). The start signal and the time limit are the
 // server's clock: the page measures its offset from `server_now`.
-import { api, el, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
+import { api, el, errorMessage, formatSeconds, me, progressText, VARIANT_NAMES } from "./api.js";
 import { renderBoard } from "./board.js";
 import { createGame, sleep } from "./play/game.js";
 import { attachBoardInput, attachShortcutKeys } from "./play/input.js";
@@ -176,7 +176,7 @@ async function showResults() {
     body.append(el("tr", { "data-racer": row.username },
       el("td", { text: String(row.place) }),
       el("td", { text: row.username }),
-      el("td", { text: row.won ? "won" : row.end_reason || "not won" }),
+      el("td", { text: row.won ? "won" : `${row.end_reason || "not won"}: ${progressText(row, row.face_down_dealt)}` }),
       el("td", { text: String(row.score) }),
       el("td", { text: `${parts.base} − ${parts.actions} − ${parts.time_penalty} + ${parts.foundation_bonus} + ${parts.win_bonus}` }),
       el("td", { text: formatSeconds(row.elapsed_seconds || 0) }),

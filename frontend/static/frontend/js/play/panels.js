@@ -2,7 +2,7 @@
 // its share text, the live leaderboard and who is playing, a hint in words. The text is
 // built by pure functions (unit-tested); the render functions only put it in the page.
 // $: document.getElementById.
-import { el, formatSeconds, VARIANT_NAMES } from "../api.js";
+import { el, formatSeconds, progressText, VARIANT_NAMES } from "../api.js";
 import { pileName } from "../board.js";
 import { describeCards, parseAction } from "./moves.js";
 
@@ -154,22 +154,27 @@ export function myRankLabel(message) {
 }
 
 // The rows of a day's board (the live panel's, or the archive's board of a past day).
-export function renderBoardRows($, top, user, empty) {
+// faceDown: the challenge's face_down_dealt (its snapshot's), what cards turned up count against.
+let boardFaceDown = null;
+
+export function renderBoardRows($, top, user, empty, faceDown = boardFaceDown) {
   const body = $("leaderboard").tBodies[0];
   body.replaceChildren(...top.map((row) => el("tr",
     { class: user && row.username === user.username ? "me" : null },
     el("td", { text: String(row.rank) }),
     el("td", { text: row.username }),
+    el("td", { text: progressText(row, faceDown) }),
     el("td", { text: String(row.score) }),
     el("td", { text: formatSeconds(row.elapsed_seconds) }),
     el("td", { text: String(row.action_count) }))));
-  if (!top.length) body.append(el("tr", {}, el("td", { colspan: "5", text: empty })));
+  if (!top.length) body.append(el("tr", {}, el("td", { colspan: "6", text: empty })));
 }
 
 // Draw one live message (a snapshot, or a board or progress push; `playing` is the page's
 // PlayingSet, updated here). Returns the watcher's own rank when the message has it.
 export function renderLive($, message, { user, playing }) {
   let rank = null;
+  if (message.challenge && message.challenge.face_down_dealt) boardFaceDown = message.challenge.face_down_dealt;
   if (message.type === "snapshot" || message.type === "board") {
     renderBoardRows($, message.top, user, "Nobody has finished yet.");
     if (message.me) {
@@ -183,7 +188,7 @@ export function renderLive($, message, { user, playing }) {
   $("playing").replaceChildren(...(rows.length ? rows.map((row) => el("li",
     { "data-player": row.username },
     el("b", { text: row.username }),
-    ` ${row.runs_completed}/8 runs · ${row.action_count} actions · ${row.deals_left} deals left`))
+    ` ${progressText(row, boardFaceDown)} · ${row.action_count} actions · ${row.deals_left} ${row.deals_left === 1 ? "deal" : "deals"} left`))
     : [el("li", { text: "Nobody is playing right now." })]));
   return rank;
 }
