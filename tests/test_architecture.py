@@ -1,6 +1,7 @@
-"""ARCHITECTURE.md's "may import" table holds: the engine on the standard library alone, the
-solver on the engine, config on the apps, the apps on games, everything on core, the web
-client's pages on no app (import-linter, contracts in pyproject.toml)."""
+"""docs/architecture.md's "may import" table holds: the engine on the standard library alone,
+the solver on the engine, config on the apps, the apps on games, everything on core, the web
+client's pages on no app, the games services under their tasks, views and door, the door
+under its transports (import-linter, contracts in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,27 @@ def test_rooms_importing_the_leaderboards_breaks_the_layers(tmp_path: Path) -> N
 
     assert result.returncode != 0
     assert "rooms.services -> leaderboards.live" in result.stdout
+
+
+def test_a_service_importing_the_tasks_breaks_its_contract(tmp_path: Path) -> None:
+    """The tasks call the services; a service that sends a task does it by the task's name
+    (the circle games.services.analysis <-> games.tasks is gone and stays gone)."""
+    tree = _copy_tree(tmp_path)
+    analysis = tree / "games" / "services" / "analysis.py"
+    analysis.write_text("import games.tasks  # noqa\n" + analysis.read_text())
+
+    result = _lint_imports(tree)
+
+    assert result.returncode != 0
+    assert "games.services.analysis -> games.tasks (l.1)" in result.stdout
+
+
+def test_the_play_door_importing_a_transport_breaks_its_contract(tmp_path: Path) -> None:
+    tree = _copy_tree(tmp_path)
+    door = tree / "games" / "play" / "door.py"
+    door.write_text("import games.api.play_socket  # noqa\n" + door.read_text())
+
+    result = _lint_imports(tree)
+
+    assert result.returncode != 0
+    assert "games.play.door -> games.api.play_socket (l.1)" in result.stdout

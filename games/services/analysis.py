@@ -28,6 +28,7 @@ import threading
 import time
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, close_old_connections, connection, transaction
 from django.utils import timezone
@@ -108,16 +109,15 @@ def _requeued(analysis: AttemptAnalysis) -> bool:
 
 def enqueue_analysis(analysis_id: int) -> None:
     """With workers, a Celery task; embedded (tasks eager), a thread of its own so that the
-    request does not wait up to ``ANALYSIS_SECONDS`` (as games/background_verifier.py)."""
-    from games.tasks import attempt_analyse_task
-
+    request does not wait up to ``ANALYSIS_SECONDS`` (as games/background_verifier.py).
+    The task is sent by its name (games/tasks.py defines it on this module's service)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         thread = threading.Thread(
             target=_run_in_thread, args=(analysis_id,), name="analysis", daemon=True
         )
         thread.start()
     else:
-        attempt_analyse_task.delay(analysis_id)
+        current_app.send_task(ANALYSIS_TASK, args=(analysis_id,))
 
 
 # The embedded run's analyses take turns (one solver at a time beside the web requests, as
