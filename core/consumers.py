@@ -8,6 +8,9 @@ last watcher's frame was written (docs/scaling.md). Our handlers touch the datab
 through ``database_sync_to_async``, which closes stale connections itself, so the hop
 buys nothing: dispatch calls the handler directly.
 
+``UnknownPathDenier``: the answer to a WebSocket address no route knows: the handshake is
+refused (HTTP 403, as for a foreign origin) instead of Channels' router raising (a 500).
+
 ``GroupMember``: the consumer's groups come through ``core.group_fanout`` (one
 subscription per group and process) instead of a channel of its own per socket. A group
 message is appended to the consumer's mailbox; one task at a time sends what it holds, in
@@ -25,6 +28,7 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.security.websocket import WebsocketDenier
 
 from core.eager_start import start_eagerly
 from core.group_fanout import local_groups
@@ -49,6 +53,13 @@ class DirectDispatch:
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class UnknownPathDenier(DirectDispatch, WebsocketDenier):
+    """Refuses every handshake; needs no channel layer (so it refuses cleanly while Redis is
+    away)."""
+
+    channel_layer_alias = NO_CHANNEL_LAYER
 
 
 class GroupMember(DirectDispatch, AsyncWebsocketConsumer):

@@ -65,12 +65,14 @@ async def test_websocket_from_a_foreign_origin_is_refused() -> None:
 
 
 @pytest.mark.asyncio
-async def test_websocket_router_rejects_unknown_paths() -> None:
-    communicator = WebsocketCommunicator(
-        application, "/ws/no-such-route/", headers=[(b"origin", b"http://localhost")]
-    )
-    with pytest.raises(ValueError, match="No route found"):
-        await communicator.connect()
+async def test_websocket_router_refuses_unknown_paths_at_the_handshake() -> None:
+    for path in ("/ws/no-such-route/", "/ws/attempts/x/play/", "/"):
+        communicator = WebsocketCommunicator(
+            application, path, headers=[(b"origin", b"http://localhost")]
+        )
+        connected, _ = await communicator.connect()
+        assert not connected, path
+        await communicator.disconnect()
 
 
 @pytest.mark.redis
