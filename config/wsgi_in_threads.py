@@ -8,7 +8,10 @@ blocked until the loop answered (the body, the status line, the body chunk, the 
 two cores that hand-over cost a third of an action post's CPU (docs/api.md). Here:
 
 1. the event loop reads the whole request body (a request larger than
-   ``max_body_bytes``, or that says it is, is answered 413 without reaching Django);
+   ``max_body_bytes``, or that says it is, is answered 413 without reaching Django; the
+   rest of its body, up to ``drain_bytes``, is read and dropped first, so that a client
+   that sends its whole body before reading the answer reads the 413 instead of finding
+   the connection closed under it);
 2. one thread of the pool runs the WSGI application and reads its answer;
 3. an answer of at most ``buffer_bytes`` (every API answer) comes back whole and the loop
    sends it; a longer one (a large static file) is streamed from the thread, chunk by
@@ -35,7 +38,9 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 class BodyTooLarge(Exception):
-    pass
+    def __init__(self, *, more: bool = True) -> None:
+        super().__init__()
+        self.more = more  # the client has more of the body to send
 
 
 class ClientGone(Exception):
@@ -53,10 +58,31 @@ async def read_body(receive: Receive, limit: int) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
-            raise BodyTooLarge
+            raise BodyTooLarge(more=message.get("more_body", False))
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
+
+
+async def drain_body(receive: Receive, limit: int) -> None:
+    """Read and drop what is left of the request body, up to ``limit`` bytes."""
+    size = 0
+    while size <= limit:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+def expects_continue(scope: dict[str, Any]) -> bool:
+    """Does the client wait for "100 Continue" before sending its body (none comes unless
+    the body is read: it is answered without one)?"""
+    return any(
+        name.lower() == b"expect" and value.lower() == b"100-continue"
+        for name, value in scope.get("headers", ())
+    )
 
 
 def declared_length(scope: dict[str, Any]) -> int:
@@ -150,9 +176,11 @@ class ThreadedWSGIApp:
         max_body_bytes: int,
         too_large: tuple[str, bytes] = ("text/plain", b"Request body too large."),
         buffer_bytes: int = 1 << 20,
+        drain_bytes: int = 16 << 20,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.drain_bytes = drain_bytes  # of a refused body, read and dropped before the 413
         self.too_large = too_large  # (content type, body) of the 413 answer
         self.buffer_bytes = buffer_bytes
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="http")
@@ -166,7 +194,9 @@ class ThreadedWSGIApp:
             body = await read_body(receive, self.max_body_bytes)
         except ClientGone:
             return
-        except BodyTooLarge:
+        except BodyTooLarge as refused:
+            if refused.more and not expects_continue(scope):
+                await drain_body(receive, self.drain_bytes)
             content_type, answer = self.too_large
             await send(_start_message("413", [("content-type", content_type)]))
             await send({"type": "http.response.body", "body": answer})

@@ -48,7 +48,9 @@ def call(
     *,
     disconnect: bool = False,
     headers: tuple[tuple[bytes, bytes], ...] = (),
+    unread: list[int] | None = None,
 ) -> list[dict[str, Any]]:
+    """The messages the app sent; ``unread`` gets the number of body messages it left."""
     scope = {
         "type": "http",
         "http_version": "1.1",
@@ -76,6 +78,8 @@ def call(
         sent.append(message)
 
     asyncio.run(app(scope, receive, send))
+    if unread is not None:
+        unread.append(len(incoming))
     return sent
 
 
@@ -121,12 +125,40 @@ def test_a_body_over_the_limit_is_refused_with_413_before_the_application() -> N
     assert wsgi.ran_on == []
 
 
-def test_a_body_declared_over_the_limit_is_refused_before_a_byte_is_read() -> None:
+def test_a_body_declared_over_the_limit_is_read_and_dropped_then_refused() -> None:
+    """A client that sends its whole body before reading (Python's urllib) must find the
+    413 there, not a connection closed under its upload: the body is drained first."""
+    wsgi = EchoApp()
+    unread: list[int] = []
+    sent = call(
+        ThreadedWSGIApp(wsgi, workers=2, max_body_bytes=10),
+        [b"0123456", b"789ab", b"cdef"],
+        headers=((b"content-length", b"16"),),
+        unread=unread,
+    )
+    assert sent[0]["status"] == 413 and wsgi.ran_on == []
+    assert unread == [0]
+
+
+def test_draining_a_refused_body_stops_at_its_bound() -> None:
+    wsgi = EchoApp()
+    unread: list[int] = []
+    sent = call(
+        ThreadedWSGIApp(wsgi, workers=2, max_body_bytes=10, drain_bytes=20),
+        [b"x" * 8] * 10,
+        headers=((b"content-length", b"80"),),
+        unread=unread,
+    )
+    assert sent[0]["status"] == 413 and wsgi.ran_on == []
+    assert unread == [7]  # 24 bytes read (past the bound of 20), the rest left
+
+
+def test_a_client_waiting_for_100_continue_is_refused_before_a_byte_is_read() -> None:
     wsgi = EchoApp()
     sent = call(
         ThreadedWSGIApp(wsgi, workers=2, max_body_bytes=10),
         [],  # receive() would fail: nothing to read
-        headers=((b"content-length", b"11"),),
+        headers=((b"content-length", b"11"), (b"expect", b"100-continue")),
     )
     assert sent[0]["status"] == 413 and wsgi.ran_on == []
 
