@@ -1,7 +1,7 @@
 #!/usr/bin/env python3.11
 """Install, run and test Astrocyte Daily with nothing but Python 3.11 and a package index.
 
-    python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload]
+    python3.11 scripts/dev.py run [--prod] [--host H] [--port P] [--workers N] [--reload] [--debug]
     python3.11 scripts/dev.py test [pytest arguments…]   # first the JavaScript unit tests (node)
     python3.11 scripts/dev.py test --quick  # no service, browser or slow test: under a minute
     python3.11 scripts/dev.py screenshots # the browser tests' screenshots into docs/screenshots
@@ -194,17 +194,51 @@ def prepare_metrics_dir(env: dict[str, str]) -> None:
     say(f"metrics: /metrics/, the worker processes' figures summed through {folder}")
 
 
-def command_run(args: argparse.Namespace) -> int:
-    ensure_installed()
-    ensure_native()
-    env = dict(os.environ)
-    if args.prod:
-        env["DEBUG"] = "false"
-        if not env.get("SECRET_KEY"):
+# The embedded run's signing key, made once and kept (sessions survive a restart).
+EMBEDDED_SECRET_KEY_FILE = ROOT / ".embedded-secret-key"
+TRUE_WORDS = ("1", "true", "yes", "on")
+
+
+def debug_asked(environ: dict[str, str], flag: bool) -> bool:
+    """Development mode (DEBUG) only when asked for: ``--debug``, or DEBUG set true in the
+    environment. Its error pages show tracebacks, settings and the request to anyone."""
+    return flag or environ.get("DEBUG", "").strip().lower() in TRUE_WORDS
+
+
+def embedded_secret_key() -> str:
+    """The key kept in EMBEDDED_SECRET_KEY_FILE (readable by its owner only), made the first
+    time."""
+    if not EMBEDDED_SECRET_KEY_FILE.exists():
+        descriptor = os.open(EMBEDDED_SECRET_KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as key_file:
+            key_file.write(secrets.token_urlsafe(50))
+    return EMBEDDED_SECRET_KEY_FILE.read_text().strip()
+
+
+def run_environment(environ: dict[str, str], *, prod: bool, debug: bool) -> dict[str, str]:
+    """The server's environment for `run`: DEBUG off unless asked for (never with --prod),
+    and then a SECRET_KEY of its own when none is set."""
+    env = dict(environ)
+    if not prod and debug_asked(environ, debug):
+        env["DEBUG"] = "true"
+        return env
+    env["DEBUG"] = "false"
+    if not env.get("SECRET_KEY"):
+        if prod:
             # Production mode refuses the development key; for a local benchmark a throwaway
             # key is fine (sessions simply do not survive a restart).
             env["SECRET_KEY"] = secrets.token_urlsafe(50)
             say("SECRET_KEY unset: using a random throwaway key for this run")
+        else:
+            env["SECRET_KEY"] = embedded_secret_key()
+    return env
+
+
+def command_run(args: argparse.Namespace) -> int:
+    ensure_installed()
+    ensure_native()
+    env = run_environment(dict(os.environ), prod=args.prod, debug=args.debug)
+    if args.prod:
         if not env.get("REDIS_URL"):
             say(
                 "note: without REDIS_URL each worker process has its own in-memory channel "
@@ -213,7 +247,6 @@ def command_run(args: argparse.Namespace) -> int:
         describe_services(env)
         prepare_metrics_dir(env)
         manage("migrate", "--noinput", env=env)
-        manage("collectstatic", "--noinput", "-v", "0", env=env)
     else:
         describe_services(env)
         manage("migrate", "--noinput", env=env)
@@ -225,6 +258,11 @@ def command_run(args: argparse.Namespace) -> int:
                 "serving at once; today's daily is proven in the background "
                 "(docs/embedded.md), then the next days and the practice pools"
             )
+    if env["DEBUG"] == "true":
+        say("DEBUG on (asked for): error pages show tracebacks and settings; keep it local")
+    else:
+        # Without DEBUG, WhiteNoise serves the collected (hashed, compressed) static files.
+        manage("collectstatic", "--noinput", "-v", "0", env=env)
     uvicorn = server_command(
         host=args.host,
         port=args.port,
@@ -463,6 +501,12 @@ def main(argv: list[str]) -> int:
         "--workers", type=int, help="worker processes with --prod (default: 2 per core)"
     )
     run_parser.add_argument("--reload", action="store_true", help="restart on code changes")
+    run_parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="development mode: DEBUG on (error pages show tracebacks, settings and the "
+        "request; also DEBUG=true in the environment); never with --prod",
+    )
 
     commands.add_parser(
         "test",
