@@ -17,6 +17,16 @@ from django.db import connections, models
 
 Converter = Callable[[Any, Any, Any], Any]
 
+# The largest id a row can have (a signed 64-bit integer: PostgreSQL's bigint, SQLite's
+# integer). The ORM answers "no row" past it; a hand-written statement must ask first, as
+# SQLite's driver raises OverflowError for a larger parameter.
+MAX_ROW_ID = 2**63 - 1
+
+
+def is_row_id(value: int) -> bool:
+    """Could ``value`` be a row's id (a positive signed 64-bit integer)?"""
+    return 0 < value <= MAX_ROW_ID
+
 
 def model_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
     return cast("models.Field[Any, Any]", model._meta.get_field(name))

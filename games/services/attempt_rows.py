@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from core.row_reader import RowReader, model_field
+from core.row_reader import RowReader, is_row_id, model_field
 from games.models import Attempt, DailyChallenge, Deal
 
 # What the statement reads: every column of the attempt, then these of its deal and
@@ -120,8 +120,10 @@ def lock_attempt(
     """The attempt (only the player's when ``by_player``), locked until the transaction ends.
 
     Only the attempt's row is locked, not its deal's or challenge's. None when there is no
-    such attempt (or it is another player's).
+    such attempt (or it is another player's), an id no row can have included.
     """
+    if not is_row_id(attempt_id):
+        return None
     with connection.cursor() as cursor:
         cursor.execute(_lock_sql(by_player), [attempt_id, player_id] if by_player else [attempt_id])
         row = cursor.fetchone()

@@ -143,3 +143,29 @@ def test_an_actions_offset_past_bigint_is_a_400(attempt_client: tuple[Any, Attem
     client, attempt = attempt_client
     body = '{"offset": 100000000000000000000000, "actions": ["undo"]}'
     assert "offset" in error_of(post_raw(client, attempt, body), 400)["details"]
+
+
+BIG_IDS = ["9223372036854775808", "10000000000000000001", "99999999999999999999999"]
+ATTEMPT_ADDRESSES = [
+    ("post", "resign/", None),
+    ("post", "actions/", {"offset": 0, "actions": ["undo"]}),
+    ("post", "autocomplete/", None),
+    ("get", "", None),
+    ("get", "hint/", None),
+    ("get", "replay/?step=0", None),
+    ("get", "analysis/", None),
+]
+
+
+@pytest.mark.parametrize("big_id", BIG_IDS)
+def test_an_attempt_id_past_bigint_is_a_404_on_every_address(
+    attempt_client: tuple[Any, Attempt], big_id: str
+) -> None:
+    """As PostgreSQL answers it: no such attempt. (SQLite's driver raised OverflowError on
+    the hand-written statement that locks an attempt: a 500.)"""
+    client, _ = attempt_client
+    client.raise_request_exception = False
+    for method, tail, body in ATTEMPT_ADDRESSES:
+        path = f"/api/v1/attempts/{big_id}/{tail}"
+        response = getattr(client, method)(path, body, format="json")
+        assert error_of(response, 404)["code"] == "not_found", (method, path)

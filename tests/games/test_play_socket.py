@@ -256,7 +256,7 @@ async def test_an_expired_token_is_refused_with_its_own_code(settings: Any) -> N
 async def test_a_second_account_finds_no_attempt_and_no_card() -> None:
     owner, attempt, line = await db(_started)("ada")
     other = await db(make_player)("eve")
-    for attempt_id in (attempt.pk, attempt.pk + 1000):
+    for attempt_id in (attempt.pk, attempt.pk + 1000, 10000000000000000001):
         cookie = (b"cookie", f"sessionid={await db(_session_cookie)(other)}".encode())
         socket, error = await play_socket(attempt_id, [ORIGIN, cookie])
         assert error["error"] == {
