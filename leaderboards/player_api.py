@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import error_response
+from core.strict_fields import StrictBooleanField
 from games.models import VARIANT_CHOICES
 from leaderboards import player_page, selectors
 from leaderboards.api import board_schema
@@ -153,7 +154,7 @@ class PlayerProfileApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class InputSerializer(serializers.Serializer):
-        hidden = serializers.BooleanField(
+        hidden = StrictBooleanField(
             help_text="true: others get a 404 for the page, as for an unknown name"
         )
 

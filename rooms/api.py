@@ -17,6 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import error_response
+from core.strict_fields import StrictBooleanField, StrictIntegerField
+from games.api.challenges import practice_variant
 from games.api.common import BAD_INPUT, SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
 from games.api.replays import BAD_STEP, STEP, ReplayStepSerializer, parse_step
 from games.api.schema import ScoreSerializer
@@ -118,10 +120,10 @@ class RoomListApi(APIView):
         created_at = serializers.DateTimeField()
 
     class InputSerializer(serializers.Serializer[Any]):
-        variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
-        seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS)
-        public = serializers.BooleanField(default=True)
-        time_limit_minutes = serializers.IntegerField(min_value=MIN_MINUTES, max_value=MAX_MINUTES)
+        variant = serializers.ChoiceField(choices=VARIANT_CHOICES, validators=[practice_variant])
+        seats = StrictIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS)
+        public = StrictBooleanField(default=True)
+        time_limit_minutes = StrictIntegerField(min_value=MIN_MINUTES, max_value=MAX_MINUTES)
 
         class Meta:
             ref_name = "RoomCreateRequest"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -152,6 +153,16 @@ class ChallengeStartApi(APIView):
         )
 
 
+def practice_variant(value: str) -> None:
+    """Refuses a variant whose practice pool is not kept (PRACTICE_VARIANTS): its deals
+    would never come."""
+    if value not in settings.PRACTICE_VARIANTS:
+        kept = ", ".join(settings.PRACTICE_VARIANTS) or "none"
+        raise serializers.ValidationError(
+            f"No practice deals are prepared for {value} on this server (kept: {kept})."
+        )
+
+
 class PracticeStartApi(APIView):
     """Start an unranked attempt on a random verified deal of the practice pool."""
 
@@ -160,7 +171,9 @@ class PracticeStartApi(APIView):
     throttle_scope = "actions"
 
     class InputSerializer(serializers.Serializer[Any]):
-        variant = serializers.ChoiceField(choices=list(VARIANTS), required=False)
+        variant = serializers.ChoiceField(
+            choices=list(VARIANTS), required=False, validators=[practice_variant]
+        )
 
         class Meta:
             ref_name = "PracticeStartRequest"
@@ -173,7 +186,10 @@ class PracticeStartApi(APIView):
             400: BAD_INPUT,
             401: UNAUTHENTICATED,
             429: THROTTLED,
-            503: error_response("no_practice_deal: the pool has no verified deal yet."),
+            503: error_response(
+                "no_practice_deal: the pool has no verified deal free yet (being prepared, "
+                "or every one in a running race)."
+            ),
         },
     )
     def post(self, request: Request) -> Response:

@@ -381,6 +381,20 @@ def test_practice_needs_a_verified_practice_deal(playing: tuple[APIClient, Attem
     assert bad.status_code == 400 and "variant" in bad.json()["error"]["details"]
 
 
+def test_practice_of_a_variant_whose_pool_is_not_kept_is_a_400_naming_it(
+    playing: tuple[APIClient, Attempt], settings: Any
+) -> None:
+    """Its deals would never come: not 503 "try again soon" forever."""
+    client, _ = playing
+    settings.PRACTICE_VARIANTS = ["astrocyte", "spider1"]
+    answer = client.post("/api/v1/practice/start/", {"variant": "spider4"}, format="json")
+    assert answer.status_code == 400
+    assert "spider4" in answer.json()["error"]["details"]["variant"][0]
+    assert not Attempt.objects.filter(kind=Attempt.Kind.PRACTICE).exists()
+    kept = client.post("/api/v1/practice/start/", {"variant": "spider1"}, format="json")
+    assert kept.status_code == 503 and kept.json()["error"]["code"] == "no_practice_deal"
+
+
 def test_today_without_dailies_says_so() -> None:
     response = APIClient().get("/api/v1/challenges/today/")
     assert response.status_code == 200

@@ -62,7 +62,16 @@ def test_the_page_setting_needs_a_signed_in_player_and_a_boolean() -> None:
     )
     owner = signed_in(make_player("cat"))
     assert owner.get(PROFILE).json() == {"username": "cat", "hidden": False}
-    for body in ({}, {"hidden": "maybe"}, {"hidden": [1]}):
+    # A JSON boolean only (docs/api.md): not the words and numbers DRF reads as one.
+    for body in (
+        {},
+        {"hidden": "maybe"},
+        {"hidden": [1]},
+        {"hidden": "yes"},
+        {"hidden": "true"},
+        {"hidden": 1},
+        {"hidden": None},
+    ):
         bad = owner.put(PROFILE, body, content_type="application/json")
         assert bad.status_code == 400, body
         assert "hidden" in bad.json()["error"]["details"]

@@ -42,6 +42,12 @@ def test_a_public_room_is_listed_and_a_private_one_is_reached_by_its_link_only()
         ({"time_limit_minutes": 61}, "time_limit_minutes"),
         ({"variant": "klondike"}, "variant"),
         ({"seats": "two"}, "seats"),
+        # JSON integers and booleans only (docs/api.md), not their spellings in text.
+        ({"seats": "3"}, "seats"),
+        ({"seats": 2.5}, "seats"),
+        ({"time_limit_minutes": "10"}, "time_limit_minutes"),
+        ({"public": "yes"}, "public"),
+        ({"public": 0}, "public"),
     ],
 )
 def test_a_room_with_bad_settings_is_refused_naming_the_field(
@@ -52,6 +58,18 @@ def test_a_room_with_bad_settings_is_refused_naming_the_field(
     answer = post(client, "rooms/", full)
     assert answer.status_code == 400
     assert field in answer.json()["error"]["details"]
+    assert not Room.objects.exists()
+
+
+def test_a_room_of_a_variant_whose_practice_pool_is_not_kept_is_refused(settings: Any) -> None:
+    """Its race could never be dealt (a race's deal comes from the practice pool)."""
+    settings.PRACTICE_VARIANTS = ["astrocyte"]
+    answer = post(
+        signed_in(make_player()),
+        "rooms/",
+        {"variant": "spider1", "seats": 2, "time_limit_minutes": 5},
+    )
+    assert answer.status_code == 400 and "variant" in answer.json()["error"]["details"]
     assert not Room.objects.exists()
 
 
