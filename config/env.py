@@ -200,6 +200,22 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "Seconds between two runs of the beat task rooms_tidy (closes rooms left empty, ends "
         "races past their time limit).",
     ),
+    "REMINDERS_EVERY": Variable(
+        60,
+        "Seconds between two runs of the beat task that sends the due reminders (Web Push: "
+        "docs/operations.md).",
+    ),
+    "VAPID_PRIVATE_KEY": Variable(
+        "",
+        "The Web Push (VAPID) private key: base64url of the raw P-256 key. Empty: read from "
+        "the git-ignored file vapid-private-key.txt, which `scripts/dev.py run` writes when "
+        "absent; with neither, no reminder is sent.",
+        shown="(empty)",
+    ),
+    "VAPID_SUBJECT": Variable(
+        "mailto:admin@localhost",
+        "Who runs this server, for the push services (a mailto: or https: address).",
+    ),
     "CELERY_TASK_DEFAULT_QUEUE": Variable(
         "celery",
         "The queue tasks are sent to and workers consume.",

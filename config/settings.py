@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
     "rooms",
+    "notifications",
     "frontend",
 ]
 
@@ -398,3 +399,17 @@ CELERY_BEAT_SCHEDULE["ratings-rate-closed-days"] = {
 # Race rooms: close the rooms left empty, end the races past their time limit.
 ROOMS_TIDY_EVERY: int = setting("ROOMS_TIDY_EVERY")
 CELERY_BEAT_SCHEDULE["rooms-tidy"] = {"task": "rooms.rooms_tidy", "schedule": ROOMS_TIDY_EVERY}
+
+# --- reminders: Web Push (notifications/, docs/operations.md) ---------------------------
+# The VAPID private key (base64url, raw P-256): from the environment, else from the local
+# file `scripts/dev.py run` writes when absent (git-ignored). Empty: reminders are off.
+VAPID_KEY_FILE = BASE_DIR / "vapid-private-key.txt"
+VAPID_PRIVATE_KEY: str = setting("VAPID_PRIVATE_KEY").strip() or (
+    VAPID_KEY_FILE.read_text().strip() if VAPID_KEY_FILE.is_file() else ""
+)
+VAPID_SUBJECT: str = setting("VAPID_SUBJECT")
+REMINDERS_EVERY: int = setting("REMINDERS_EVERY")
+CELERY_BEAT_SCHEDULE["notifications-send-reminders"] = {
+    "task": "notifications.send_reminders",
+    "schedule": REMINDERS_EVERY,
+}

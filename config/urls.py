@@ -15,6 +15,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("leaderboards/", include("leaderboards.urls")),
     path("leagues/", include("leaderboards.leagues.urls")),
     path("rooms/", include("rooms.urls")),
+    path("reminders/", include("notifications.urls")),
     re_path(r"^(?P<path>.*)$", views.api_not_found),
 ]
 

@@ -148,7 +148,7 @@ def server_command(
     """The uvicorn command line `run` serves with (tests/config/test_shutdown.py runs it)."""
     env = dict(os.environ) if env is None else env
     uvicorn = [str(BIN / "uvicorn"), ASGI_APP, "--host", host, "--port", str(port)]
-    # The lifespan starts the embedded beat when REDIS_URL is unset (config/lifespan.py: the
+    # The lifespan starts the embedded beat when REDIS_URL is unset (games/embedded_lifespan.py: the
     # day's close at 00:00 UTC, the next days' dailies); production leaves the schedule to
     # `celery -A config beat`.
     uvicorn += ["--lifespan", "off" if prod else "on"]
@@ -263,6 +263,9 @@ def command_run(args: argparse.Namespace) -> int:
     else:
         # Without DEBUG, WhiteNoise serves the collected (hashed, compressed) static files.
         manage("collectstatic", "--noinput", "-v", "0", env=env)
+    if not env.get("VAPID_PRIVATE_KEY"):
+        # The reminders' Web Push key: made once into a git-ignored file (docs/operations.md).
+        manage("push_keys", env=env)
     uvicorn = server_command(
         host=args.host,
         port=args.port,

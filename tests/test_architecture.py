@@ -11,7 +11,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "core", "accounts", "games", "leaderboards", "rooms", "frontend")
+PACKAGES = (
+    "config",
+    "core",
+    "accounts",
+    "games",
+    "leaderboards",
+    "rooms",
+    "notifications",
+    "frontend",
+)
 
 
 def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
