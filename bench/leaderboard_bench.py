@@ -88,6 +88,9 @@ def fill(attempts: int, days: int) -> int:
         return challenge.pk
     rng = random.Random(SEED)
     now = dt.datetime.now(dt.UTC)
+    # The same rows whether the tree ranks by progress or not (a tree before it has no column
+    # for the cards turned up: they are drawn all the same and left out).
+    progress = any(field.name == "cards_turned_up" for field in Attempt._meta.get_fields())
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's own cursor, for COPY
         users = io.StringIO()
@@ -117,12 +120,14 @@ def fill(attempts: int, days: int) -> int:
             start = dt.datetime.combine(date, dt.time(), tzinfo=dt.UTC)
             rows = io.StringIO()
             for player_id in player_ids:
-                rows.write(_attempt_line(rng, player_id, deal.pk, daily.pk, start))
+                rows.write(_attempt_line(rng, player_id, deal.pk, daily.pk, start, progress))
             with raw.copy(
                 "COPY games_attempt (player_id, deal_id, challenge_id, kind, log, action_times, "
                 "started_at, last_action_at, ended_at, end_reason, action_count, "
                 "elapsed_seconds, score, won, runs_completed, deals_left, flagged, flag_reason, "
-                "voided, voided_at, void_reason) FROM STDIN"
+                "voided, voided_at, void_reason, cards_sealed"
+                f"{', cards_turned_up' if progress else ''}) "
+                "FROM STDIN"
             ) as copy:
                 copy.write(rows.getvalue())
     # COPY bypasses the model, so the board's score counts are recounted once at the end.
@@ -136,13 +141,22 @@ def fill(attempts: int, days: int) -> int:
 
 
 def _attempt_line(
-    rng: random.Random, player_id: int, deal_id: int, challenge_id: int, start: dt.datetime
+    rng: random.Random,
+    player_id: int,
+    deal_id: int,
+    challenge_id: int,
+    start: dt.datetime,
+    progress: bool,
 ) -> str:
     elapsed = round(rng.uniform(60, 1800), 3)
     # A few started and left with no action: in the table, on no board (docs/rules.md).
     actions = 0 if rng.random() < 0.03 else rng.randint(80, 400)
     won = actions > 0 and rng.random() < 0.4
-    score = max(0, 500 - actions - int(elapsed // 2) + 100 * rng.randint(0, 8))
+    # A game not won: some runs home and some of Astrocyte's 56 face-down cards turned up, more
+    # of both the longer it was played; a won game has all of both.
+    runs = 8 if won else min(7, int(rng.triangular(0, 8, actions / 60)))
+    turned = 56 if won else min(56, int(rng.triangular(0, 57, min(56, actions / 7))))
+    score = max(0, 500 - actions - int(elapsed // 2) + 100 * runs)
     score += 50 if won else 0
     started = start + dt.timedelta(seconds=rng.uniform(0, 80_000))
     ended = (started + dt.timedelta(seconds=elapsed)).isoformat()
@@ -150,7 +164,8 @@ def _attempt_line(
     return (
         f"{player_id}\t{deal_id}\t{challenge_id}\tranked\t[]\t[]\t{started.isoformat()}\t"
         f"{ended}\t{ended}\t{'won' if won else 'resigned'}\t{actions}\t{elapsed}\t{score}\t"
-        f"{'t' if won else 'f'}\t{rng.randint(0, 8)}\t0\tf\t\t{voided}\t\\N\t\n"
+        f"{'t' if won else 'f'}\t{runs}\t0\tf\t\t{voided}\t\\N\t\tf"
+        + (f"\t{turned}\n" if progress else "\n")
     )
 
 

@@ -217,13 +217,14 @@ class Attempt(models.Model):
 class BoardScoreCount(models.Model):
     """Counted attempts of one challenge's board with one outcome, progress and score (kept
     by games/services/board_counts.py, in the transaction of every write that changes a
-    board).
+    board), beside ``BoardProgressCount``, the same counts without the score.
 
-    A player's rank is "attempts strictly better + 1"; the attempts with a better outcome,
-    more progress or a higher score are the sum of these rows above the player's key (won,
-    runs home, cards turned up, score: a few thousand rows at most, as each is a small whole
-    number) instead of a count over every index entry above the player (100,000 for the last
-    of 100,000). The size of the board is their total.
+    A player's rank is "attempts strictly better + 1": those with a better outcome or more
+    progress are the sum of the progress counts above the player's (at most 514 rows: won,
+    runs home 0-7, cards turned up 0-56), those with the same and a higher score the sum of
+    these rows above the player's score within that one group (a few hundred, as scores are
+    small whole numbers), instead of a count over every index entry above the player
+    (100,000 for the last of 100,000).
     """
 
     challenge = models.ForeignKey(
@@ -255,6 +256,36 @@ class BoardScoreCount(models.Model):
             f"{self.attempts} attempts ({outcome}) scored {self.score} "
             f"on challenge {self.challenge_id}"
         )
+
+
+class BoardProgressCount(models.Model):
+    """Counted attempts of one challenge's board with one outcome and progress (runs home,
+    cards turned up), whatever their score: ``BoardScoreCount`` summed over the score, kept
+    with it. The size of the board is their total."""
+
+    challenge = models.ForeignKey(
+        DailyChallenge, on_delete=models.CASCADE, related_name="progress_counts"
+    )
+    won = models.BooleanField(default=False)
+    runs_completed = models.PositiveSmallIntegerField(default=0)
+    cards_turned_up = models.PositiveSmallIntegerField(default=0)
+    attempts = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenge", "won", "runs_completed", "cards_turned_up"],
+                name="board_progress_count_unique_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        outcome = (
+            "won"
+            if self.won
+            else f"not won, {self.runs_completed} runs home, {self.cards_turned_up} turned up"
+        )
+        return f"{self.attempts} attempts ({outcome}) on challenge {self.challenge_id}"
 
 
 class AttemptAnalysis(models.Model):

@@ -28,7 +28,13 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games import engine, ranking
-from games.models import BOARD_CONDITION, Attempt, BoardScoreCount, DailyChallenge
+from games.models import (
+    BOARD_CONDITION,
+    Attempt,
+    BoardProgressCount,
+    BoardScoreCount,
+    DailyChallenge,
+)
 from leaderboards.models import LeagueMember
 
 MAX_LIMIT = 200
@@ -127,20 +133,28 @@ def leaderboard_for_day(
 def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     """How many board attempts rank before ``attempt``.
 
-    A better outcome, more progress or a higher score (``better_keys``): a sum over the
-    board's counts (``BoardScoreCount``, one row per distinct key), not a count over the
-    index entries above the player. Ties on the whole key: two contiguous ranges of
-    ``attempt_board_order`` (index-only scans), a shorter time, then the same time too and
-    an earlier end.
+    A better outcome or more progress: a sum over the board's progress counts
+    (``BoardProgressCount``, one row per distinct outcome and progress: at most 514); the
+    same and a higher score: a sum over its score counts (``BoardScoreCount``) within that
+    one group. Not a count over the index entries above the player. Ties on all of it: two
+    contiguous ranges of ``attempt_board_order`` (index-only scans), a shorter time, then
+    the same time too and an earlier end.
     """
-    board = board_attempts(challenge_id).filter(
-        won=attempt.won,
-        runs_completed=attempt.runs_completed,
-        cards_turned_up=attempt.cards_turned_up,
-        score=attempt.score,
+    group = {
+        "won": attempt.won,
+        "runs_completed": attempt.runs_completed,
+        "cards_turned_up": attempt.cards_turned_up,
+    }
+    board = board_attempts(challenge_id).filter(**group, score=attempt.score)
+    better_groups = BoardProgressCount.objects.filter(
+        better_progress(attempt), challenge_id=challenge_id
+    )
+    higher_scores = BoardScoreCount.objects.filter(
+        challenge_id=challenge_id, **group, score__gt=attempt.score
     )
     return (
-        _sum_counts(BoardScoreCount.objects.filter(better_keys(attempt), challenge_id=challenge_id))
+        _sum_counts(better_groups)
+        + _sum_counts(higher_scores)
         + board.filter(elapsed_seconds__lt=attempt.elapsed_seconds).count()
         + board.filter(
             elapsed_seconds=attempt.elapsed_seconds, ended_at__lt=attempt.ended_at
@@ -148,21 +162,19 @@ def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     )
 
 
-def better_keys(attempt: Attempt) -> Q:
-    """The rows (of the board, or of its counts) whose outcome, progress and score rank
-    before ``attempt``'s, whatever their time."""
+def better_progress(attempt: Attempt) -> Q:
+    """The rows (of the board, or of its counts) whose outcome or progress ranks before
+    ``attempt``'s, whatever their score and time."""
     won, runs, turned = attempt.won, attempt.runs_completed, attempt.cards_turned_up
-    better = (
-        Q(won=won, runs_completed__gt=runs)
-        | Q(won=won, runs_completed=runs, cards_turned_up__gt=turned)
-        | Q(won=won, runs_completed=runs, cards_turned_up=turned, score__gt=attempt.score)
+    better = Q(won=won, runs_completed__gt=runs) | Q(
+        won=won, runs_completed=runs, cards_turned_up__gt=turned
     )
     if not won:
         better |= Q(won=True)
     return better
 
 
-def _sum_counts(counts: QuerySet[BoardScoreCount]) -> int:
+def _sum_counts(counts: QuerySet[BoardScoreCount] | QuerySet[BoardProgressCount]) -> int:
     return int(counts.aggregate(total=Sum("attempts"))["total"] or 0)
 
 
@@ -184,7 +196,7 @@ def players_counts(challenge: DailyChallenge | int) -> dict[str, int]:
     the board."""
     challenge_id = _challenge_id(challenge)
     playing = playing_attempts(challenge_id).count()
-    finished = _sum_counts(BoardScoreCount.objects.filter(challenge_id=challenge_id))
+    finished = _sum_counts(BoardProgressCount.objects.filter(challenge_id=challenge_id))
     return {"playing": playing, "finished": finished}
 
 

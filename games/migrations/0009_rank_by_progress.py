@@ -1,6 +1,7 @@
 """Boards rank games not won by progress (docs/rules.md, "How boards rank"): each attempt's
 cards turned up, replayed from its log, and the boards' counts keyed by progress too."""
 
+import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 from django.db.models import Count
@@ -8,6 +9,7 @@ from django.db.models import Count
 from games import engine
 
 KEY = ("challenge_id", "won", "runs_completed", "cards_turned_up", "score")
+GROUP = KEY[:-1]
 BOARD = models.Q(kind="ranked", voided=False, ended_at__isnull=False, action_count__gt=0)
 
 
@@ -15,6 +17,7 @@ def fill_progress(apps, schema_editor):
     """Every attempt's cards turned up, from its log (an attempt of no action turned none)."""
     Attempt = apps.get_model("games", "Attempt")
     BoardScoreCount = apps.get_model("games", "BoardScoreCount")
+    BoardProgressCount = apps.get_model("games", "BoardProgressCount")
     played = Attempt.objects.filter(action_count__gt=0).select_related("deal")
     for attempt in played.only("log", "deal__variant", "deal__seed").iterator(chunk_size=500):
         board = engine.replay(attempt.deal.variant, int(attempt.deal.seed), attempt.log).board
@@ -29,6 +32,16 @@ def fill_progress(apps, schema_editor):
     )
     BoardScoreCount.objects.bulk_create(
         BoardScoreCount(**{name: row[name] for name in KEY}, attempts=row["n"]) for row in rows
+    )
+    groups = (
+        Attempt.objects.filter(BOARD, score__isnull=False)
+        .values(*GROUP)
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    BoardProgressCount.objects.bulk_create(
+        BoardProgressCount(**{name: row[name] for name in GROUP}, attempts=row["n"])
+        for row in groups
     )
 
 
@@ -78,6 +91,20 @@ class Migration(migrations.Migration):
             model_name="boardscorecount",
             name="runs_completed",
             field=models.PositiveSmallIntegerField(default=0),
+        ),
+        migrations.CreateModel(
+            name="BoardProgressCount",
+            fields=[
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("won", models.BooleanField(default=False)),
+                ("runs_completed", models.PositiveSmallIntegerField(default=0)),
+                ("cards_turned_up", models.PositiveSmallIntegerField(default=0)),
+                ("attempts", models.IntegerField(default=0)),
+                ("challenge", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="progress_counts", to="games.dailychallenge")),
+            ],
+            options={
+                "constraints": [models.UniqueConstraint(fields=("challenge", "won", "runs_completed", "cards_turned_up"), name="board_progress_count_unique_key")],
+            },
         ),
         migrations.RunPython(fill_progress, merge_progress, elidable=True),
         migrations.AddIndex(

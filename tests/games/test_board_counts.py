@@ -14,7 +14,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from games.models import Attempt, BoardScoreCount, DailyChallenge
+from games.models import Attempt, BoardProgressCount, BoardScoreCount, DailyChallenge
 from games.services.attempt_rows import save_progress
 from games.services.attempts import (
     attempt_push_actions,
@@ -29,22 +29,28 @@ from tests.factories import make_player
 from tests.games.api_support import playing, solution_of, todays_challenge
 
 Key = tuple[bool, int, int, int]
+Counts = tuple[dict[Key, int], dict[Key, int]]
 
 
-def stored_counts(challenge_id: int) -> dict[Key, int]:
-    rows = BoardScoreCount.objects.filter(challenge_id=challenge_id, attempts__gt=0)
-    return {
-        (row.won, row.runs_completed, row.cards_turned_up, row.score): row.attempts for row in rows
-    }
+def stored_counts(challenge_id: int) -> Counts:
+    """(score counts, progress counts), each by (won, runs home, cards turned up, score or 0)."""
+    scores = BoardScoreCount.objects.filter(challenge_id=challenge_id, attempts__gt=0)
+    groups = BoardProgressCount.objects.filter(challenge_id=challenge_id, attempts__gt=0)
+    return (
+        {(r.won, r.runs_completed, r.cards_turned_up, r.score): r.attempts for r in scores},
+        {(r.won, r.runs_completed, r.cards_turned_up, 0): r.attempts for r in groups},
+    )
 
 
-def recounted(challenge_id: int) -> dict[Key, int]:
-    counts: dict[Key, int] = {}
+def recounted(challenge_id: int) -> Counts:
+    scores: dict[Key, int] = {}
+    groups: dict[Key, int] = {}
     for attempt in selectors.board_attempts(challenge_id):
         assert attempt.score is not None and attempt.action_count > 0
-        key = (attempt.won, attempt.runs_completed, attempt.cards_turned_up, attempt.score)
-        counts[key] = counts.get(key, 0) + 1
-    return counts
+        group = (attempt.won, attempt.runs_completed, attempt.cards_turned_up)
+        scores[(*group, attempt.score)] = scores.get((*group, attempt.score), 0) + 1
+        groups[(*group, 0)] = groups.get((*group, 0), 0) + 1
+    return scores, groups
 
 
 def database_ranks(challenge_id: int) -> dict[int, int]:
@@ -95,7 +101,7 @@ def test_counts_follow_every_service_write() -> None:
             attempt_resign(attempt_id=attempt.pk, player=player, now=when)
         attempts.append(attempt)
         assert stored_counts(challenge.pk) == recounted(challenge.pk), n
-    assert {key[0] for key in stored_counts(challenge.pk)} == {True, False}
+    assert {key[0] for key in stored_counts(challenge.pk)[0]} == {True, False}
     assert_ranks_agree_with_the_board(challenge.pk)
 
     for step, attempt in enumerate(rng.sample(attempts, 12)):
@@ -116,7 +122,7 @@ def test_an_attempt_closed_with_its_day_is_counted() -> None:
         date=timezone.now().date() - dt.timedelta(days=1)
     )
     assert attempts_close_day() == [attempt.pk]
-    assert stored_counts(challenge.pk) == recounted(challenge.pk) != {}
+    assert stored_counts(challenge.pk) == recounted(challenge.pk) != ({}, {})
 
 
 @pytest.mark.django_db
@@ -175,7 +181,8 @@ def test_simultaneous_finishes_with_one_score_are_all_counted() -> None:
     for thread in threads:
         thread.join(timeout=30)
     assert not errors
-    assert list(stored_counts(challenge.pk).values()) == [8]
+    assert list(stored_counts(challenge.pk)[0].values()) == [8]
+    assert list(stored_counts(challenge.pk)[1].values()) == [8]
     # The finishes were committed, so their live pushes went out: let the board's flush
     # (after the 250 ms window) finish before the test's database is emptied.
     time.sleep(live.BOARD_WINDOW_SECONDS + 0.5)
