@@ -38,7 +38,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core.api_errors import DomainError, error_body
-from core.consumers import DirectDispatch
+from core.consumers import NO_CHANNEL_LAYER, DirectDispatch
 from games.api.play_threads import in_play_thread
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
 from games.play import PlayAnswer, play_actions
@@ -69,6 +69,9 @@ def _invalid(ident: Any, details: Any) -> str:
 
 
 class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
+    # It joins no group (its answers go to its own client only): no channel of its own in
+    # the channel layer, so that its handshake needs no Redis and holds no subscription.
+    channel_layer_alias = NO_CHANNEL_LAYER
     attempt_id: int
     user: Any = None
     counted_open = False

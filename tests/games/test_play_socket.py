@@ -29,6 +29,7 @@ from games.api.play_threads import release_connections
 from games.models import Attempt
 from games.services.attempts import attempt_start_ranked
 from leaderboards import live
+from tests.dead_port import dead_port
 from tests.factories import make_player
 from tests.games.api_support import client_for, hidden_cards, solution_of, todays_challenge
 from tests.games.test_api_attempts import board_after, post_actions
@@ -322,3 +323,27 @@ async def test_the_socket_shares_the_http_endpoints_throttle(monkeypatch: Any) -
     assert throttled["body"]["error"]["details"]["wait"] > 0
     assert await db(stored_log)(attempt.pk) == line[:3]
     await socket.disconnect()
+
+
+async def test_the_play_socket_opens_and_plays_while_the_channel_layer_is_unreachable(
+    settings: Any,
+) -> None:
+    """The play socket joins no group: its handshake must not need Redis (a Redis outage
+    made every handshake a 500, and each open socket held an idle subscription)."""
+    player, attempt, line = await db(_started)("ada")
+    with dead_port() as port:
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "core.channel_layer.PubSubChannelLayer",
+                "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
+            }
+        }
+        for _ in range(3):
+            socket = await signed_in(player, attempt.pk)
+            await socket.disconnect()
+        socket = await signed_in(player, attempt.pk)
+        body = {"type": "actions", "id": 1, "offset": 0, "actions": line[:3]}
+        answer = await ask(socket, body)
+        assert answer["status"] == 200, answer
+        await socket.disconnect()
+    assert await db(stored_log)(attempt.pk) == line[:3]
