@@ -8,7 +8,7 @@ the ORM, the admin). Django's own ASGI handler runs such a request by hopping be
 event loop and a thread of its own for every middleware hook, the view and each signal,
 and it makes the database connection and the cache client anew per request; on the play
 API that cost as much CPU as the request itself (docs/api.md). Here each HTTP request
-makes one hop each way (`config/wsgi_in_threads.py`): the whole request runs in a thread
+makes one hop each way (`core/wsgi_in_threads.py`): the whole request runs in a thread
 of a fixed pool (`WEB_THREADS` per process), as under a threaded WSGI server, while
 uvicorn keeps serving the WebSockets on the event loop. Every HTTP request goes through
 Django; API clients who need an action to cost less CPU play over the play socket
@@ -23,7 +23,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
-from config.wsgi_in_threads import ThreadedWSGIApp
+from core.wsgi_in_threads import ThreadedWSGIApp
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
@@ -49,9 +49,9 @@ django_http_app = ThreadedWSGIApp(
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config.lifespan import lifespan  # noqa: E402
+from accounts.websocket_auth import websocket_stack  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_security import websocket_stack  # noqa: E402
+from games.embedded_lifespan import lifespan  # noqa: E402
 
 # Everything loaded so far (Django, the apps, the URL and model machinery) lives as long as
 # the process: out of the garbage collector's sight, its full collections stay short.
@@ -60,10 +60,10 @@ gc.freeze()
 application = ProtocolTypeRouter(
     {
         "http": django_http_app,
-        # The session or an API token; the origin checked (config/ws_security.py).
+        # The session or an API token; the origin checked (accounts/websocket_auth.py).
         "websocket": websocket_stack(URLRouter(websocket_urlpatterns)),
         # Only with `uvicorn --lifespan on` (the embedded run): celery beat's jobs in this
-        # process when there is no REDIS_URL (config/lifespan.py).
+        # process when there is no REDIS_URL (games/embedded_lifespan.py).
         "lifespan": lifespan,
     }
 )

@@ -3,8 +3,8 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.admin_login import rate_limited_admin_login
-from config import api_root, views
-from config.metrics_view import metrics
+from core import api_root, service_views
+from core.metrics_view import metrics
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", api_root.ApiRootApi.as_view(), name="api-root"),
@@ -16,11 +16,11 @@ api_v1: list[URLPattern | URLResolver] = [
     path("leagues/", include("leaderboards.leagues.urls")),
     path("rooms/", include("rooms.urls")),
     path("reminders/", include("notifications.urls")),
-    re_path(r"^(?P<path>.*)$", views.api_not_found),
+    re_path(r"^(?P<path>.*)$", service_views.api_not_found),
 ]
 
 urlpatterns = [
-    path("health/", views.health, name="health"),
+    path("health/", service_views.health, name="health"),
     # Prometheus; a 404 unless METRICS_ENABLED (docs/metrics.md).
     path("metrics/", metrics, name="metrics"),
     path("api/v1/", include(api_v1)),

@@ -8,7 +8,7 @@
   (``max_body_bytes`` on the view class, a number or a function giving one, else
   ``DEFAULT_API_BODY_BYTES``); past it the
   answer is 413 ``too_large`` before the body is parsed, so a post costs at most the work
-  of its budget. The HTTP bridge (config/wsgi_in_threads.py) has already refused anything
+  of its budget. The HTTP bridge (core/wsgi_in_threads.py) has already refused anything
   over the process-wide limit, the same way.
 
 Pages outside the API (the admin, the web client) keep Django's own limits and pages.

@@ -9,8 +9,13 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from core.metrics import add_collector
+        from games.metrics import DealFigures
         from games.models import Attempt
         from games.services.board_counts import on_attempt_deleted
+
+        # The deals' figures, read at each scrape of /metrics/ (core/metrics_view.py).
+        add_collector(DealFigures())
 
         # Every other write of a board's attempt is a service's, which moves the counts
         # itself; a deletion cascades from its player's account (games/services/board_counts.py).

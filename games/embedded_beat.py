@@ -196,7 +196,8 @@ class EmbeddedBeat:
 
 
 class EmbeddedBackground:
-    """The embedded beat and its verifier, started and stopped together (config/lifespan.py).
+    """The embedded beat and its verifier, started and stopped together
+    (games/embedded_lifespan.py).
 
     A candidate that comes back unproved (unsolvable, unknown) makes the prepare job due
     within ``REDRAW_SECONDS``, so that a missing day gets its next candidate now rather than

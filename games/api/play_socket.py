@@ -9,7 +9,7 @@ handshake, the session or token read, the attempt's owner check, and the databas
 connection, held by the play threads (``games.api.play_threads``) between batches.
 
 Connect (the session cookie of the browser, or ``Authorization: Token <key>`` for API
-clients: config/ws_security.py) and the server sends
+clients: accounts/websocket_auth.py) and the server sends
 ``{"type": "ready", "attempt_id": N, "offset": <the stored log's length>}``. Then:
 
 - ``{"type": "actions", "id": <string or integer>, "offset": N, "actions": [...]}`` is

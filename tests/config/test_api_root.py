@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from config.api_root import site_routes
+from core.api_root import site_routes
 
 GROUPS = [
     "challenges",

@@ -24,8 +24,8 @@ def test_health_reports_database_and_services(client: Client) -> None:
 def test_the_layer_kind_is_read_from_the_layer_object() -> None:
     from channels.layers import InMemoryChannelLayer
 
-    from config.views import channel_layer_kind
     from core.channel_layer import PubSubChannelLayer
+    from core.service_views import channel_layer_kind
 
     assert channel_layer_kind(InMemoryChannelLayer()) == "in-memory"
     assert channel_layer_kind(PubSubChannelLayer(hosts=["redis://127.0.0.1:1/0"])) == "redis"
@@ -36,7 +36,7 @@ def test_the_layer_kind_is_read_from_the_layer_object() -> None:
 def test_health_is_503_when_the_database_fails(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from config import views
+    from core import service_views as views
 
     monkeypatch.setattr(views, "_database_status", lambda: "error: OperationalError")
     response = client.get("/health/")

@@ -1,4 +1,4 @@
-"""The HTTP bridge of the server (config/wsgi_in_threads.py), driven with ASGI messages.
+"""The HTTP bridge of the server (core/wsgi_in_threads.py), driven with ASGI messages.
 
 The browser tests run it for real inside uvicorn (pages, static files, the API); these
 check what they cannot see: bodies in pieces, big answers streamed, oversized bodies,
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from config.wsgi_in_threads import ThreadedWSGIApp
+from core.wsgi_in_threads import ThreadedWSGIApp
 
 
 class EchoApp:

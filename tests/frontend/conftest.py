@@ -81,7 +81,7 @@ def start_server(
     log_dir: Path, extra_env: dict[str, str] | None = None, *, lifespan: str = "off"
 ) -> Server:
     """The ASGI server on the test database. ``lifespan="on"`` with ``REDIS_URL`` emptied
-    in ``extra_env`` is the embedded run (its own beat: config/lifespan.py)."""
+    in ``extra_env`` is the embedded run (its own beat: games/embedded_lifespan.py)."""
     from django.conf import settings
 
     database_url = database_url_for_worker()

@@ -1,6 +1,6 @@
 """The embedded run across midnight (no REDIS_URL: no worker, no beat), on a controlled clock.
 
-The server's ASGI lifespan starts the embedded beat (config/lifespan.py), as under
+The server's ASGI lifespan starts the embedded beat (games/embedded_lifespan.py), as under
 `scripts/dev.py run`; the clock is time-machine's, started a few seconds before 00:00 UTC
 of DAY and ticking in real time. A player's attempt is left open and a watcher is
 connected to the day's board (in-memory channel layer, as in the embedded run); nothing

@@ -14,10 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 
 from core.api_errors import error_body
-from core.metrics import CONTENT_TYPE, add_collector, exposition
-from games.metrics import DealFigures
-
-add_collector(DealFigures())
+from core.metrics import CONTENT_TYPE, exposition
 
 
 def bearer_token_ok(request: HttpRequest, token: str) -> bool:

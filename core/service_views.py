@@ -1,4 +1,4 @@
-"""Service-level endpoints: health, and the API's 404 (the API root: config/api_root.py)."""
+"""Service-level endpoints: health, and the API's 404 (the API root: core/api_root.py)."""
 
 from __future__ import annotations
 
