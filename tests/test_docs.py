@@ -29,11 +29,22 @@ def tracked_files() -> list[Path]:
 
 
 def test_nothing_points_at_rules_outside_the_repository() -> None:
-    # docs/rules.md is the contract; a clone has no ../shared/design/RULES.md to read.
+    # docs/rules.md is the contract; a clone has no other RULES.md to read.
     offenders = [
         str(path.relative_to(ROOT))
         for path in tracked_files()
         if path.name != "test_docs.py" and "RULES.md" in path.read_text(errors="replace")
+    ]
+    assert offenders == []
+
+
+def test_nothing_cites_a_folder_beside_the_repository() -> None:
+    # The architecture is docs/architecture.md; a clone has nothing beside it to read.
+    beside = "../" + "shared"
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in tracked_files()
+        if beside in path.read_text(errors="replace")
     ]
     assert offenders == []
 
