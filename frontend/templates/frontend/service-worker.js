@@ -91,11 +91,16 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL(event.notification.data?.url || "/", self.location.origin).href;
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((client) => client.url === target);
-      return open ? open.focus() : self.clients.openWindow(target);
-    }),
-  );
+  event.waitUntil(openPage(event.notification.data?.url || "/"));
 });
+
+// The reminder's page: in a window of the site already open (brought there and to the
+// front), else in a new one.
+async function openPage(path) {
+  const target = new URL(path, self.location.origin).href;
+  const windows = await self.clients.matchAll({ type: "window" });
+  const open = windows.find((client) => client.url === target) || windows[0];
+  if (!open) return self.clients.openWindow(target);
+  const shown = open.url === target ? open : (await open.navigate(target)) || open;
+  return shown.focus().catch(() => shown);
+}
