@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import DailyChallenge, Deal
+from games.selectors import in_race_attempts
 from games.services.deals import deal_create
 
 log = logging.getLogger(__name__)
@@ -174,9 +176,18 @@ def dailies_prepare(
         report.scheduled += scheduled
     for variant in settings.PRACTICE_VARIANTS:
         for _ in range(max(1, max_rounds)):
-            verified = Deal.objects.filter(
-                variant=variant, pool=Deal.Pool.PRACTICE, status=Deal.Status.VERIFIED, retired=False
-            ).count()
+            # A deal in a running race serves no one else until the race is over: the pool
+            # is kept full of deals free to deal.
+            verified = (
+                Deal.objects.filter(
+                    variant=variant,
+                    pool=Deal.Pool.PRACTICE,
+                    status=Deal.Status.VERIFIED,
+                    retired=False,
+                )
+                .exclude(Exists(in_race_attempts().filter(deal=OuterRef("pk"))))
+                .count()
+            )
             if verified >= practice_size:
                 break
             _top_up(variant, Deal.Pool.PRACTICE, practice_size - verified, enqueue_once, report)

@@ -279,3 +279,24 @@ def test_a_practice_start_and_a_race_start_picking_the_same_deal_at_once_do_not_
     racing = Attempt.objects.filter(deal=deal, cards_sealed=True).count()
     practising = Attempt.objects.filter(deal=deal, cards_sealed=False).count()
     assert (racing, practising) == ((0, 1) if first_to_pick == "race" else (2, 0))
+
+
+def test_a_deal_taken_by_a_race_is_replaced_in_the_practice_pool(settings: Any) -> None:
+    """While the pool's deals race, practice answers "try again soon", and that is true:
+    the next preparation counts only the deals free to deal, and tops the pool up."""
+    from games.services.dailies import dailies_prepare
+
+    settings.PRACTICE_VARIANTS = ["spider1"]
+    verified_deal("spider1", PRACTICE_SEEDS[0], pool=Deal.Pool.PRACTICE)
+    (_, mallory), (_, scout), (_, rival) = racers("mallory", "scout", "rival")
+    queued: list[int] = []
+    dailies_prepare(enqueue=queued.append, days=0, variants=[], practice_size=1)
+    assert queued == []  # the pool is full
+
+    started_room([scout, rival])
+    refused = post(mallory, "practice/start/", {"variant": "spider1"})
+    assert refused.status_code == 503 and "try again soon" in refused.json()["error"]["message"]
+    dailies_prepare(enqueue=queued.append, days=0, variants=[], practice_size=1)
+    assert len(queued) == 1
+    candidate = Deal.objects.get(pk=queued[0])
+    assert (candidate.variant, candidate.pool) == ("spider1", Deal.Pool.PRACTICE)
