@@ -1,5 +1,5 @@
-"""The environment variables the settings read: one registry, so the README, the
-compose file and the tests can all be checked against the same list."""
+"""The environment variables the settings read: one registry, so docs/configuration.md,
+the compose file and the tests can all be checked against the same list."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class Variable:
     embedded: Any = None
 
     def shown_default(self) -> str:
-        """The default as the README's table writes it."""
+        """The default as docs/configuration.md's table writes it."""
         if self.shown is not None:
             return self.shown
         full = self._shown(self.default)
@@ -46,8 +46,8 @@ class Variable:
 
 # Every variable the settings read: its default (typed, as the settings use it; DERIVED
 # when computed from other settings in config/settings.py), what it means, and how the
-# README's table shows the default where that is not the value itself. The settings, the
-# README, the compose file and the tests are all checked against this list.
+# docs/configuration.md's table shows the default where that is not the value itself. The
+# settings, that table, the compose file and the tests are all checked against this list.
 ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     "DEBUG": Variable(
         True,
