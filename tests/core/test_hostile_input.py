@@ -169,3 +169,11 @@ def test_an_attempt_id_past_bigint_is_a_404_on_every_address(
         path = f"/api/v1/attempts/{big_id}/{tail}"
         response = getattr(client, method)(path, body, format="json")
         assert error_of(response, 404)["code"] == "not_found", (method, path)
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing%0A/", "/api/v1/a%0Ab/c%0D/", "/api/v1/%0A"])
+def test_a_newline_in_an_api_path_is_the_json_404_even_with_debug_on(
+    path: str, settings: Any
+) -> None:
+    settings.DEBUG = True  # Django's own 404 would be its HTML debug page
+    assert error_of(anonymous().get(path), 404)["code"] == "not_found"
