@@ -16,8 +16,8 @@ api_v1: list[URLPattern | URLResolver] = [
     path("leagues/", include("leaderboards.leagues.urls")),
     path("rooms/", include("rooms.urls")),
     path("reminders/", include("notifications.urls")),
-    # Any path at all, a newline in it included (DOTALL), even with DEBUG on.
-    re_path(r"(?s)^(?P<path>.*)$", service_views.api_not_found),
+    # Any path at all, a newline in it included (`.` would not match one), even with DEBUG on.
+    re_path(r"^(?P<path>[\s\S]*)$", service_views.api_not_found),
 ]
 
 urlpatterns = [
