@@ -60,16 +60,21 @@ def practice_deal_claim(*, variant: str | None = None) -> Deal:
 
 def race_deal_claim(*, variant: str, racers: list[Any]) -> Deal:
     """A random verified practice deal of ``variant`` that none of ``racers`` has played,
-    that no one has open in practice and no other race holds, its row locked: call inside
-    the transaction that creates the race's sealed attempts."""
+    that no one has open in practice and no other race holds (one nobody has played at all
+    when there is one), its row locked: call inside the transaction that creates the race's
+    sealed attempts."""
     refusal = (
         f"No verified practice deal of {variant} that none of these players has played "
         "is free yet; try again soon."
     )
     open_attempts = Attempt.objects.filter(deal=OuterRef("pk"), ended_at__isnull=True)
+    any_attempt = Attempt.objects.filter(deal=OuterRef("pk"))
     for _ in range(PICKS):
         deals = _pool(variant).exclude(attempts__player__in=racers).exclude(Exists(open_attempts))
-        deal = _random(deals, refusal)
+        # A deal nobody has played first: someone outside the race who saw one whole in
+        # practice (a racer's second account) would know it from the start.
+        unseen = deals.exclude(Exists(any_attempt))
+        deal = _random(unseen if unseen.exists() else deals, refusal)
         _locked(deal)
         taken = Attempt.objects.filter(deal=deal, ended_at__isnull=True).exists()
         if not taken and not deal_in_race(deal.pk):

@@ -23,7 +23,7 @@ from django.test import Client
 from config.asgi import application
 from games.models import Attempt, Deal
 from games.services import practice_deals
-from rooms.models import Room
+from rooms.models import Room, Seat
 from tests.factories import verified_deal
 from tests.games.test_fair_play import Reached, assert_nothing_hidden, cards_seen, log_lines
 from tests.rooms.conftest import API, PRACTICE_SEEDS, open_room, post, racers, started_room
@@ -300,3 +300,25 @@ def test_a_deal_taken_by_a_race_is_replaced_in_the_practice_pool(settings: Any) 
     assert len(queued) == 1
     candidate = Deal.objects.get(pk=queued[0])
     assert (candidate.variant, candidate.pool) == ("spider1", Deal.Pool.PRACTICE)
+
+
+def test_a_race_takes_a_deal_nobody_has_seen_when_there_is_one() -> None:
+    """A second account that played a deal in practice knows it whole: a race prefers the
+    pool's deals nobody has played."""
+    seen, unseen = (
+        verified_deal("spider1", seed, pool=Deal.Pool.PRACTICE) for seed in PRACTICE_SEEDS
+    )
+    (mallory_player, _), (_, scout), (_, rival) = racers("mallory", "scout", "rival")
+    Attempt.objects.create(
+        player=mallory_player,
+        deal=seen,
+        kind="practice",
+        started_at=seen.created_at,
+        ended_at=seen.created_at,
+    )
+    for _ in range(6):  # (picked at random among both, the seen one would come 63 times in 64)
+        code = started_room([scout, rival])["code"]
+        assert Room.objects.get(code=code).deal == unseen
+        Room.objects.filter(code=code).update(deal=None, status="closed")
+        Seat.objects.filter(room__code=code).delete()
+        Attempt.objects.filter(deal=unseen).delete()
