@@ -215,6 +215,35 @@ def embedded_secret_key() -> str:
     return EMBEDDED_SECRET_KEY_FILE.read_text().strip()
 
 
+# What the static files in STATIC_ROOT (config/settings.py) were collected from:
+# collectstatic (5-6 s, hashing and compressing every file) runs again only when a source
+# changed or the collection is gone.
+STATIC_ROOT = ROOT / "staticfiles"
+STATIC_SOURCES = sorted(ROOT.glob("*/static"))  # the apps' own; the packages' come with STAMP
+STATIC_STAMP = VENV / "astrocyte-static.stamp"
+
+
+def static_fingerprint() -> str:
+    """The apps' static files (names, sizes, times) and the installed packages (STAMP)."""
+    digest = hashlib.sha256(STAMP.read_bytes() if STAMP.exists() else b"")
+    for folder in STATIC_SOURCES:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                status = path.stat()
+                digest.update(f"{path}:{status.st_size}:{status.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """collectstatic, unless the static files were collected from these very sources."""
+    fingerprint = static_fingerprint()
+    collected = (STATIC_ROOT / "staticfiles.json").exists()  # WhiteNoise's manifest
+    if collected and STATIC_STAMP.exists() and STATIC_STAMP.read_text().strip() == fingerprint:
+        return
+    manage("collectstatic", "--noinput", "-v", "0", env=env)
+    STATIC_STAMP.write_text(fingerprint + "\n")
+
+
 def run_environment(environ: dict[str, str], *, prod: bool, debug: bool) -> dict[str, str]:
     """The server's environment for `run`: DEBUG off unless asked for (never with --prod),
     and then a SECRET_KEY of its own when none is set."""
@@ -262,7 +291,7 @@ def command_run(args: argparse.Namespace) -> int:
         say("DEBUG on (asked for): error pages show tracebacks and settings; keep it local")
     else:
         # Without DEBUG, WhiteNoise serves the collected (hashed, compressed) static files.
-        manage("collectstatic", "--noinput", "-v", "0", env=env)
+        collect_static(env)
     if not env.get("VAPID_PRIVATE_KEY"):
         # The reminders' Web Push key: made once into a git-ignored file (docs/operations.md).
         manage("push_keys", env=env)

@@ -170,3 +170,35 @@ def test_static_files_are_served_without_debug(server: Server) -> None:
     assert stylesheet.startswith("/static/") and stylesheet != "/static/frontend/site.css"
     status, css = ask(server, stylesheet)
     assert status == 200 and len(css) > 1000
+
+
+def test_the_static_files_are_collected_again_only_when_a_source_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each start of the run without DEBUG needs them collected (5-6 s): only the first,
+    and any start after a static file changed or the collection went, pays for it."""
+    dev = dev_script()
+    source, collected = tmp_path / "app" / "static", tmp_path / "staticfiles"
+    source.mkdir(parents=True)
+    (source / "site.css").write_text("a")
+    monkeypatch.setattr(dev, "STATIC_SOURCES", [source])
+    monkeypatch.setattr(dev, "STATIC_ROOT", collected)
+    monkeypatch.setattr(dev, "STATIC_STAMP", tmp_path / "stamp")
+    runs: list[tuple[str, ...]] = []
+
+    def manage(*args: str, env: dict[str, str] | None = None) -> None:
+        runs.append(args)
+        collected.mkdir(exist_ok=True)
+        (collected / "staticfiles.json").write_text("{}")
+
+    monkeypatch.setattr(dev, "manage", manage)
+    dev.collect_static({})
+    dev.collect_static({})
+    assert len(runs) == 1 and runs[0][0] == "collectstatic"
+    (source / "site.css").write_text("changed")
+    dev.collect_static({})
+    assert len(runs) == 2
+    (collected / "staticfiles.json").unlink()
+    dev.collect_static({})
+    dev.collect_static({})
+    assert len(runs) == 3
