@@ -291,6 +291,9 @@ def attempt_detail(attempt: Attempt, now: dt.datetime | None = None) -> dict[str
         "won": board.is_won,
         "deals_left": board.deals_left,
         "runs_completed": board.complete_foundations,
+        "cards_turned_up": engine.cards_turned_up(board),
+        "face_down_dealt": engine.face_down_dealt(board.variant),
+        "race": attempt.is_race,
         "elapsed_seconds": round(elapsed, 3),
         "score": attempt.score
         if attempt.is_over

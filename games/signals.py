@@ -13,3 +13,6 @@ attempt_progressed = Signal()  # a ranked start, a run completed or a deal made:
 attempt_finished = Signal()  # won, resigned, or closed with the day: new ranks
 attempt_voided = Signal()  # an admin voided it: it leaves the boards
 attempt_played = Signal()  # a race's attempt accepted a batch of actions (rooms push progress)
+# The day's close ended the open ranked attempts of these challenges (``challenge_ids``): their
+# pages are told the day is over (the attempts themselves went with attempt_finished).
+day_closed = Signal()

@@ -19,3 +19,4 @@ class LeaderboardsConfig(AppConfig):
         signals.attempt_voided.connect(
             receivers.on_attempt_voided, dispatch_uid="leaderboards.voided"
         )
+        signals.day_closed.connect(receivers.on_day_closed, dispatch_uid="leaderboards.day_closed")

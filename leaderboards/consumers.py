@@ -4,7 +4,8 @@ Only the server sends. On connect the watcher gets a ``snapshot`` (the top of th
 the counts of players playing and finished, everyone's live progress, and the watcher's
 own row when signed in); then ``board`` (new ranks, at most one per board window, and at
 once after a void, naming the voided attempt) and ``progress`` (a player completed a run,
-dealt, or finished). The client may only send ``{"type": "ping"}`` (answered with
+dealt, or finished); and ``day_closed`` once the day's close has ended the open games of
+the challenge (nothing but the fact and the challenge's id). The client may only send ``{"type": "ping"}`` (answered with
 ``{"type": "pong"}``).
 
 Close codes:
@@ -145,6 +146,9 @@ class ChallengeConsumer(GroupMember, AsyncJsonWebsocketConsumer):
         await self.send_json({**payload, "me": await self._own_row(payload["top"])})
 
     async def progress_update(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])
+
+    async def day_closed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
 
     async def _own_row(self, top: list[dict[str, Any]]) -> dict[str, Any] | None:

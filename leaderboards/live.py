@@ -131,6 +131,12 @@ class Broadcaster:
     def voided(self, challenge_id: int, attempt_id: int) -> None:
         submit(lambda: self._send_voided(challenge_id, attempt_id))
 
+    def day_closed(self, challenge_id: int) -> None:
+        """Tell the challenge's watchers that its day is over (sent at once, nothing but the
+        fact: the day is over for everyone, so what the pages then ask for is public)."""
+        payload = {"type": "day_closed", "challenge_id": challenge_id}
+        submit(lambda: send(group_name(challenge_id), "day.closed", payload))
+
     # --- voids: sent at once ---
 
     async def _send_voided(self, challenge_id: int, attempt_id: int) -> None:

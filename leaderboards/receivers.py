@@ -56,3 +56,12 @@ def on_attempt_voided(
         broadcaster.voided(challenge_id, attempt_id)
     except Exception:  # pragma: no cover
         log.exception("board push after attempt %s was voided failed", attempt_id)
+
+
+def on_day_closed(sender: Any, challenge_ids: list[int], **kwargs: Any) -> None:
+    """The day's close: every page watching one of these challenges is told at once."""
+    for challenge_id in challenge_ids:
+        try:
+            broadcaster.day_closed(challenge_id)
+        except Exception:  # pragma: no cover
+            log.exception("day-closed push of challenge %s failed", challenge_id)

@@ -106,6 +106,13 @@ class AttemptSerializer(serializers.Serializer[Any]):
     won = serializers.BooleanField()
     deals_left = serializers.IntegerField()
     runs_completed = serializers.IntegerField()
+    cards_turned_up = serializers.IntegerField(
+        help_text="The deal's face-down tableau cards no longer face down (docs/rules.md)."
+    )
+    face_down_dealt = serializers.IntegerField(
+        help_text="The deal's face-down tableau cards: what cards_turned_up counts against."
+    )
+    race = serializers.BooleanField(help_text="A race room's attempt: its place is the race's.")
     elapsed_seconds = serializers.FloatField()
     score = serializers.IntegerField(
         help_text="Final once over; so far (at the last action) before."

@@ -47,7 +47,13 @@ from games.services.batches import Batch, GameSoFar, play_batch
 from games.services.board_counts import board_counts_follow, board_key
 from games.services.plausibility import plausibility_flags
 from games.services.practice_deals import practice_deal_claim
-from games.signals import attempt_finished, attempt_played, attempt_progressed, attempt_voided
+from games.signals import (
+    attempt_finished,
+    attempt_played,
+    attempt_progressed,
+    attempt_voided,
+    day_closed,
+)
 
 log = logging.getLogger(__name__)
 
@@ -263,12 +269,18 @@ def attempts_close_day(*, now: dt.datetime | None = None) -> list[int]:
         .values_list("pk", flat=True)
     )
     closed = []
+    challenge_ids: set[int] = set()
     for attempt_id in open_ids:
         with transaction.atomic():
-            if _close_if_due(_locked(attempt_id), now):
+            attempt = _locked(attempt_id)
+            if _close_if_due(attempt, now):
                 closed.append(attempt_id)
+                challenge_ids.add(attempt.challenge_id)  # type: ignore[arg-type]
     if closed:
         log.info("closed %s open ranked attempt(s) of past days", len(closed))
+        transaction.on_commit(
+            lambda: day_closed.send(sender=Attempt, challenge_ids=sorted(challenge_ids))
+        )
     return closed
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection, make_player
+from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection
 from tests.frontend.helpers import sign_in
 from tests.frontend.test_pages import close_the_day, finished_games
 

@@ -229,7 +229,7 @@ async def test_voiding_an_open_attempt_takes_it_off_the_players_list() -> None:
 
 async def test_practice_and_other_challenges_push_nothing_here() -> None:
     challenge = await db(make_challenge)()
-    other = await db(make_challenge)(variant="spider1")
+    other = await db(make_challenge)(variant="spider4")
     communicator, _ = await watch(challenge.pk)
     elsewhere = await db(make_attempt)(other, await db(make_player)("far"), ended_at=None)
     await db(finish)(elsewhere, score=10)
@@ -368,3 +368,31 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
     board = await next_of(communicator, "board")
     assert [r["username"] for r in board["top"]] == ["during", "after"]
     await communicator.disconnect()
+
+
+async def test_the_days_close_is_pushed_to_its_watchers_with_nothing_but_the_fact() -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.models import Attempt
+    from games.services.attempts import attempts_close_day
+    from tests.games.api_support import playing, todays_challenge
+
+    challenge = await db(todays_challenge)()
+    other = await db(make_challenge)(variant="spider4")
+    player, attempt = await db(playing)(challenge, 3)
+    communicator, _ = await watch(challenge.pk)
+    bystander, _ = await watch(other.pk)
+
+    tomorrow = timezone.now() + dt.timedelta(days=1)
+    closed = await db(attempts_close_day)(now=tomorrow)
+
+    assert closed == [attempt.pk]
+    message = await next_of(communicator, "day_closed")
+    assert message == {"type": "day_closed", "challenge_id": challenge.pk}
+    assert (await db(Attempt.objects.get)(pk=attempt.pk)).end_reason == "day_closed"
+    # Another day's watchers hear nothing of it.
+    assert not [m for m in await drain(bystander, 0.5) if m["type"] == "day_closed"]
+    await communicator.disconnect()
+    await bystander.disconnect()

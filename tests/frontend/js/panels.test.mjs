@@ -11,7 +11,9 @@ import {
   resultRows,
   runsGrid,
   shareText,
+  statsScreen,
   statsText,
+  turnedUpGrid,
 } from "../../../frontend/static/frontend/js/play/panels.js";
 import { smallView } from "./views.mjs";
 
@@ -30,6 +32,14 @@ test("the share text is a grid of the runs, the numbers, the day's link, and no 
   assert.equal(shareText(practice, null, "https://play.example.org"),
     "Astrocyte Daily practice · Astrocyte\n🟩🟩🟩⬜⬜⬜⬜⬜ 3/8 runs home · resigned\n118 actions · 12:34 · score 1234");
   assert.doesNotMatch(shareText(won, 3), /\b[A2-9TJQK][SHDC]\b/);
+  const lost = { ...won, challenge_id: 9, won: false, end_reason: "resigned", runs_completed: 1, cards_turned_up: 21, face_down_dealt: 56 };
+  assert.equal(shareText(lost, 4, "", 31),
+    "Astrocyte Daily 2026-11-30 · Spider (1 suit)\n" +
+    "🟩⬜⬜⬜⬜⬜⬜⬜ 1/8 runs home · resigned\n" +
+    "🟧🟧🟧🟧⬛⬛⬛⬛⬛⬛ 21/56 cards turned up\n" +
+    "118 actions · 12:34 · score 1234 · rank 4 of 31");
+  assert.equal(turnedUpGrid(0, 44), "⬛".repeat(10));
+  assert.equal(turnedUpGrid(44, 44), "🟧".repeat(10));
   assert.equal(runsGrid(0), "⬜".repeat(8));
   assert.equal(runsGrid(12), "🟩".repeat(8));
 });
@@ -50,7 +60,12 @@ test("the score's parts are listed only when they add up to the score shown", ()
   assert.deepEqual(rows.at(-1), ["Rank", "…"]);
   const stale = resultRows(won, { ...parts, total: 999 }, 2);
   assert.deepEqual(stale.map(([name]) => name), ["Score", "Time played", "Actions played", "Rank"]);
-  assert.deepEqual(stale.at(-1), ["Rank", 2]);
+  assert.deepEqual(stale.at(-1), ["Rank", "2"]);
+  assert.deepEqual(resultRows(won, null, 2, null, 31).at(-1), ["Rank", "2 of 31"]);
+  assert.deepEqual(resultRows({ ...won, kind: "practice", race: true }, null, null).at(-1),
+    ["Rank", "the race's results give the place"]);
+  const lost = { ...won, won: false, runs_completed: 1, cards_turned_up: 21, face_down_dealt: 56 };
+  assert.deepEqual(resultRows(lost, null, 4).at(-2), ["Progress", "1/8 runs home · 21/56 cards turned up"]);
   assert.deepEqual(resultRows({ ...won, kind: "practice" }, null, null).at(-1), ["Rank", "practice: unranked"]);
 });
 
@@ -78,6 +93,20 @@ test("the record after a ranked daily: played, won with the rate, the variant's 
   assert.equal(statsText(answer, "spider1"), "Played 3 · Won 2 (67%) · Streak 1 day (best 2)");
   assert.equal(statsText({ stats: { played: 1, won: 0, win_rate: null }, streaks: [] }, "spider1"), "Played 1 · Won 0");
   assert.equal(statsText(null, "spider1"), "");
+});
+
+test("the stats screen: played, win %, the streaks, and how the games ended with this one marked", () => {
+  const answer = {
+    stats: { played: 5, won: 2, win_rate: 0.4, runs_histogram: [{ runs_completed: 0, count: 2 }, { runs_completed: 3, count: 1 }, { runs_completed: 8, count: 2 }] },
+    streaks: [{ variant: "spider1", current: 1, best: 2 }],
+  };
+  const screen = statsScreen(answer, "spider1", { won: false, runs_completed: 3 });
+  assert.deepEqual(screen.numbers, [["Played", 5], ["Win %", 40], ["Current streak", 1], ["Best streak", 2]]);
+  assert.equal(screen.bars.length, 9);
+  assert.deepEqual(screen.bars[3], { label: "3 runs", count: 1, mine: true });
+  assert.deepEqual(screen.bars[8], { label: "won", count: 2, mine: false });
+  assert.equal(screen.bars.filter((bar) => bar.mine).length, 1);
+  assert.equal(statsScreen(null, "spider1", {}), null);
 });
 
 test("the rating line: the day's change once rated, else the rating now and when it updates", () => {

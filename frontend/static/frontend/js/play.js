@@ -4,7 +4,7 @@
 // play/game.js (the game and its moves), play/input.js (board input), play/actions.js
 // (posting actions, retries), play/panels.js (result, hint, live panel), play/moves.js and
 // play/focus.js (notation and keyboard focus), play/attempt.js (the attempt's data).
-import { api, el, errorCode, errorMessage, me, VARIANT_NAMES } from "./api.js";
+import { api, el, errorCode, errorMessage, formatSeconds, me, VARIANT_NAMES } from "./api.js";
 import { connectLive, PlayingSet } from "./live.js";
 import { createGame, sleep } from "./play/game.js";
 import { attachBoardInput, attachShortcutKeys } from "./play/input.js";
@@ -164,10 +164,15 @@ function startLive(leagueId = null) {
   live = connectLive(challengeId, {
     leagueId,
     onMessage(message) {
+      if (message.type === "day_closed") {
+        dayClosed();
+        return;
+      }
       const rank = renderLive($, message, { user: S.user, playing: S.playing });
       // The result shows the rank on the day's board, not within a league.
       if (rank === null || S.leagueId) return;
       S.rank = rank;
+      if (message.counts) S.boardSize = message.counts.finished;
       if (S.attempt && S.attempt.over) game.showResult();
     },
     onState(state, delay) {
@@ -191,6 +196,53 @@ async function offerLeagues() {
     return Number(wanted);
   }
   return null;
+}
+
+// --- the day's end (dailies) ---------------------------------------------------------------
+
+// The countdown to the day's end, from the server's seconds_left (rounded down: it may end
+// up to a second early, so the game stops then and the server's close says the rest).
+let dayEndsAt = null; // performance.now() at the day's end
+
+function startDayCountdown(secondsLeft) {
+  if (!(secondsLeft > 0)) return;
+  dayEndsAt = performance.now() + secondsLeft * 1000;
+  $("day-left-box").hidden = false;
+  tickDayCountdown();
+}
+
+function tickDayCountdown() {
+  if (dayEndsAt === null) return;
+  const left = (dayEndsAt - performance.now()) / 1000;
+  $("day-left").textContent = formatSeconds(Math.max(0, Math.ceil(left)));
+  if (left <= 0) dayClosed();
+}
+
+// The day is over, said by the countdown or pushed by the server: stop the game here, then
+// show how it ended once the server has closed it (its push, or asked a few times).
+let closing = null;
+function dayClosed() {
+  dayEndsAt = null;
+  $("day-left").textContent = "0:00";
+  $("start").hidden = true;
+  game.endOfDay();
+  if (!closing) closing = showTheDaysEnd();
+}
+
+async function showTheDaysEnd() {
+  const hadGame = S.attempt && !S.attempt.over;
+  if (hadGame) say("The day is over: your game ends where it stands.");
+  // Asked again and again, less often each time, until the server has closed it (its push,
+  // or the play socket's answer, may say it first).
+  for (let wait = 500; hadGame && !S.attempt.over && wait <= 16000; wait *= 2) {
+    await game.reloadAttempt();
+    for (let waited = 0; !S.attempt.over && waited < wait; waited += 250) await sleep(250);
+  }
+  game.render(); // the result, when there is one, comes into view first
+  $("replays-link").href = `/challenges/${challengeId}/replays/`;
+  $("replays-link").hidden = false;
+  const score = S.attempt && S.attempt.over ? ` Score ${S.attempt.scoreTotal}.` : "";
+  say(hadGame ? `The day is over: your game ended where it stood.${score} Every game and the solution are public now.` : "The day is over: every game and the solution are public now.");
 }
 
 // --- start-up -----------------------------------------------------------------------------
@@ -275,7 +327,11 @@ async function loadDaily() {
   } else if (c.open) {
     $("start").hidden = false;
     say("Study the cards; the clock starts when you press Start.");
-  } else {
+  }
+  if (c.open) {
+    startDayCountdown(c.seconds_left);
+    window.setInterval(tickDayCountdown, 250);
+  } else if (!c.my_attempt && S.user) {
     say("This day is closed.");
     $("replays-link").href = `/challenges/${challengeId}/replays/`;
     $("replays-link").hidden = false;

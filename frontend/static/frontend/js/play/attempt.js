@@ -35,6 +35,10 @@ export function afterAnswer(before, data) {
     over: data.over,
     deals_left: data.deals_left,
     runs_completed: data.runs_completed,
+    // The deal's face-down cards no longer face down, counted on the state the server sent.
+    cards_turned_up: Number.isInteger(before.face_down_dealt)
+      ? before.face_down_dealt - data.state.face_down.reduce((sum, n) => sum + n, 0)
+      : before.cards_turned_up,
     scoreTotal: data.score.total,
   };
 }

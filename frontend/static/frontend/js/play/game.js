@@ -9,7 +9,7 @@ import { actionText, announcement, refusalText } from "./announce.js";
 import { afterAnswer, clockSeconds, flashOf, fromDetail, safeToFinish } from "./attempt.js";
 import { defaultFocus } from "./focus.js";
 import { describeCards, destinations, moveText, movesFrom, pick, pileCards, runLength } from "./moves.js";
-import { renderResult } from "./panels.js";
+import { outcomeText, renderResult } from "./panels.js";
 import { animate, celebrate, measure } from "./motion.js";
 import { PlaySocket, playSocketUrl } from "./socket.js";
 import { Sounds, soundOf } from "./sound.js";
@@ -35,6 +35,7 @@ export function createGame({ $, practice, challengeId }) {
     clockBase: 0, // server elapsed seconds at clockAt
     clockAt: 0,
     rank: null,
+    boardSize: null, // the day's board's size, when the rank was read ("rank N of M")
     wouldRank: null, // an archive game's rank that day (GET leaderboards/attempts/<id>/would-rank/)
     stats: null, // after a ranked daily: the player's record (GET leaderboards/players/<me>/)
     rating: null, // after a ranked daily: the rating and this day's change (GET leaderboards/ratings/attempts/<id>/)
@@ -43,6 +44,8 @@ export function createGame({ $, practice, challengeId }) {
     playing: new PlayingSet(),
     lastUpdate: 0,
     socket: null, // the play socket of the attempt being played (socket.js)
+    dayOver: false, // a daily's day has ended (its countdown ran out, or the server said so)
+    frozenClock: null, // the clock's seconds when the day ended, until the server's own
   };
 
   const sounds = new Sounds();
@@ -57,7 +60,8 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   const view = () => (S.attempt ? S.attempt.state : S.challenge && S.challenge.state);
-  const playing = () => Boolean(S.attempt && !S.attempt.over);
+  // A daily's game is played until its day ends, whatever the server has yet to say of it.
+  const playing = () => Boolean(S.attempt && !S.attempt.over && !(S.dayOver && S.attempt.kind === "ranked"));
   const legal = () => (playing() ? S.attempt.legal_actions : []);
 
   // A refused move: the board gives a short shake (none under prefers-reduced-motion: the
@@ -127,6 +131,7 @@ export function createGame({ $, practice, challengeId }) {
     if (practice) $("hint").disabled = !canPlay;
     board.setAttribute("aria-busy", S.busy ? "true" : "false");
     S.lastUpdate = performance.now();
+    tickClock(); // an ended game's clock is its own at once: the time the score counted
     if (a && a.over) showResult();
   }
 
@@ -154,7 +159,19 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   function tickClock() {
-    $("clock").textContent = formatSeconds(clockSeconds(S.attempt, S.clockBase, S.clockAt, performance.now()));
+    const running = S.frozenClock === null || (S.attempt && S.attempt.over);
+    const seconds = running ? clockSeconds(S.attempt, S.clockBase, S.clockAt, performance.now()) : S.frozenClock;
+    $("clock").textContent = formatSeconds(seconds);
+  }
+
+  // The day is over: the clock stops and no more actions are offered; the server's close
+  // (pushed, or asked for) then ends the game where it stood.
+  function endOfDay() {
+    if (S.dayOver) return;
+    S.dayOver = true;
+    if (S.attempt && !S.attempt.over) S.frozenClock = clockSeconds(S.attempt, S.clockBase, S.clockAt, performance.now());
+    followSocket();
+    render();
   }
 
   // --- what the server says --------------------------------------------------------------
@@ -373,13 +390,16 @@ export function createGame({ $, practice, challengeId }) {
 
   let rankAsked = false;
   function showResult() {
-    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank, stats: S.stats, rating: S.rating });
+    const firstShown = $("result").hidden;
+    renderResult($, { attempt: S.attempt, scoreParts: S.scoreParts, rank: S.rank, wouldRank: S.wouldRank, stats: S.stats, rating: S.rating, boardSize: S.boardSize });
+    if (firstShown) say(`${outcomeText(S.attempt)} Score ${S.attempt.scoreTotal}.`);
     if (rankAsked) return;
     if (S.attempt.kind === "ranked") {
       rankAsked = true;
       fetchUntil(`leaderboards/challenges/${challengeId}/`, (data) => {
         if (!data.me) return false;
         S.rank = data.me.rank;
+        S.boardSize = data.counts.finished;
         return true;
       });
       // The player's record with this game in it: played, won, the streak.
@@ -424,7 +444,7 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   return {
-    S, board, view, playing, say, showBanner, hideBanner, render, focusCurrent, setFocus, tickClock,
+    S, board, view, playing, say, showBanner, hideBanner, render, focusCurrent, setFocus, tickClock, endOfDay,
     adoptAttempt, send, reloadAttempt, putBack, select, place, activate, sendToFirstLegal, deal, undo, showResult,
     finish,
   };

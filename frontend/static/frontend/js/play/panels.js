@@ -23,18 +23,25 @@ export function runsGrid(runsCompleted) {
   return "🟩".repeat(home) + "⬜".repeat(RUNS - home);
 }
 
-export function shareText(attempt, rank, origin = "") {
+// A game not won: how far it got in the deal's face-down cards, in tenths (🟧 turned up).
+export function turnedUpGrid(turned, faceDown) {
+  const tenths = faceDown ? Math.max(0, Math.min(10, Math.round((10 * (turned || 0)) / faceDown))) : 0;
+  return "🟧".repeat(tenths) + "⬛".repeat(10 - tenths);
+}
+
+export function shareText(attempt, rank, origin = "", boardSize = null) {
   const variant = VARIANT_NAMES[attempt.variant] || attempt.variant;
   if (attempt.kind === "practice") rank = null; // unranked, even a past daily's (the archive)
   const day = attempt.kind === "practice" && attempt.date ? `archive ${attempt.date}` : attempt.date || "practice";
   const outcome = attempt.won ? "won" : attempt.end_reason === "resigned" ? "resigned" : "not won";
   const runs = attempt.won ? RUNS : attempt.runs_completed || 0;
-  const lines = [
-    `Astrocyte Daily ${day} · ${variant}`,
-    `${runsGrid(runs)} ${runs}/${RUNS} runs home · ${outcome}`,
-    `${attempt.action_count} actions · ${formatSeconds(attempt.elapsed_seconds)} · score ${attempt.scoreTotal}` +
-      (rank ? ` · rank ${rank}` : ""),
-  ];
+  const lines = [`Astrocyte Daily ${day} · ${variant}`, `${runsGrid(runs)} ${runs}/${RUNS} runs home · ${outcome}`];
+  if (!attempt.won && attempt.face_down_dealt) {
+    lines.push(`${turnedUpGrid(attempt.cards_turned_up, attempt.face_down_dealt)} ` +
+      `${attempt.cards_turned_up || 0}/${attempt.face_down_dealt} cards turned up`);
+  }
+  lines.push(`${attempt.action_count} actions · ${formatSeconds(attempt.elapsed_seconds)} · score ${attempt.scoreTotal}` +
+    (rank ? ` · rank ${rank}${boardSize ? ` of ${boardSize}` : ""}` : ""));
   if (attempt.kind === "ranked" && attempt.challenge_id && origin) {
     lines.push(`${origin}/leaderboards/${attempt.challenge_id}/`);
   }
@@ -43,8 +50,9 @@ export function shareText(attempt, rank, origin = "") {
 
 // The rank row's value: the board's rank of a daily; for a game of the archive (practice of
 // a past daily: wouldRank, the server's answer) where it would have ranked that day.
-export function rankText(attempt, rank, wouldRank) {
-  if (attempt.kind === "ranked") return rank ?? "…";
+export function rankText(attempt, rank, wouldRank, boardSize = null) {
+  if (attempt.kind === "ranked") return rank ? `${rank}${boardSize ? ` of ${boardSize}` : ""}` : "…";
+  if (attempt.race) return "the race's results give the place";
   if (!attempt.challenge_id) return "practice: unranked";
   if (!wouldRank) return "…";
   return wouldRank.rank ? `would have been ${wouldRank.rank} of ${wouldRank.of} that day` : "not ranked (no action)";
@@ -52,7 +60,7 @@ export function rankText(attempt, rank, wouldRank) {
 
 // The result's rows [name, value]: the score, its parts when the last answer's parts add
 // up to it, time, actions, rank.
-export function resultRows(attempt, scoreParts, rank, wouldRank = null) {
+export function resultRows(attempt, scoreParts, rank, wouldRank = null, boardSize = null) {
   const rows = [["Score", attempt.scoreTotal]];
   if (scoreParts && scoreParts.total === attempt.scoreTotal) {
     rows.push(
@@ -63,11 +71,11 @@ export function resultRows(attempt, scoreParts, rank, wouldRank = null) {
       ["Win bonus", `+${scoreParts.win_bonus}`],
     );
   }
-  rows.push(
-    ["Time played", formatSeconds(attempt.elapsed_seconds)],
-    ["Actions played", attempt.action_count],
-    ["Rank", rankText(attempt, rank, wouldRank)],
-  );
+  rows.push(["Time played", formatSeconds(attempt.elapsed_seconds)], ["Actions played", attempt.action_count]);
+  if (!attempt.won && attempt.face_down_dealt) {
+    rows.push(["Progress", `${attempt.runs_completed || 0}/${RUNS} runs home · ${attempt.cards_turned_up || 0}/${attempt.face_down_dealt} cards turned up`]);
+  }
+  rows.push(["Rank", rankText(attempt, rank, wouldRank, boardSize)]);
   return rows;
 }
 
@@ -97,25 +105,69 @@ export function ratingText(answer) {
   return `${now} ${answer.message}`;
 }
 
-export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = null, rating = null }) {
+// The player's record as a stats screen (NYT Games' shape): played, win %, the streak now
+// and at best, and how their games ended (runs home; a win is 8), this one marked.
+// `answer`: GET leaderboards/players/<me>/?variant=. Null when there is none yet.
+export function statsScreen(answer, variant, attempt) {
+  if (!answer || !answer.stats || !answer.stats.played) return null;
+  const { played, win_rate: rate, runs_histogram: histogram } = answer.stats;
+  const streak = (answer.streaks || []).find((s) => s.variant === variant) || { current: 0, best: 0 };
+  const counts = new Map((histogram || []).map((row) => [row.runs_completed, row.count]));
+  const mine = attempt.won ? RUNS : attempt.runs_completed || 0;
+  const bars = [];
+  for (let runs = 0; runs <= RUNS; runs += 1) {
+    bars.push({ label: runs === RUNS ? "won" : `${runs} ${runs === 1 ? "run" : "runs"}`, count: counts.get(runs) || 0, mine: runs === mine });
+  }
+  return {
+    numbers: [
+      ["Played", played],
+      ["Win %", rate === null || rate === undefined ? 0 : Math.round(rate * 100)],
+      ["Current streak", streak.current],
+      ["Best streak", streak.best],
+    ],
+    bars,
+  };
+}
+
+function renderStats(screen) {
+  const most = Math.max(1, ...screen.bars.map((bar) => bar.count));
+  return el("section", { id: "result-stats", class: "stats-screen", "aria-labelledby": "stats-title" },
+    el("h3", { id: "stats-title", text: "Statistics" }),
+    el("dl", { class: "stats-numbers" }, ...screen.numbers.flatMap(([name, value]) =>
+      [el("div", {}, el("dd", { text: String(value) }), el("dt", { text: name }))])),
+    el("h4", { text: "How your games ended" }),
+    el("ol", { class: "stats-bars" }, ...screen.bars.map((bar) => el("li", { class: bar.mine ? "mine" : null },
+      el("span", { class: "bar-label", text: bar.label }),
+      el("span", { class: "bar", style: `width: ${Math.max(8, Math.round((100 * bar.count) / most))}%`,
+        "aria-label": `${bar.label}: ${bar.count}${bar.mine ? " (this game)" : ""}`, text: String(bar.count) })))));
+}
+
+export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = null, rating = null, boardSize = null }) {
+  const firstShown = $("result").hidden;
   $("result").hidden = false;
   const list = el("dl", { class: "parts" });
-  for (const [name, value] of resultRows(attempt, scoreParts, rank, wouldRank)) {
+  for (const [name, value] of resultRows(attempt, scoreParts, rank, wouldRank, boardSize)) {
     list.append(el("dt", { text: name }), el("dd", { text: String(value) }));
   }
   const ranked = attempt.kind === "ranked";
   // (replaceChildren, unlike el, would write a null child as the text "null")
-  const record = ranked ? statsText(stats, attempt.variant) : "";
+  const screen = ranked ? statsScreen(stats, attempt.variant, attempt) : null;
   const rated = ranked ? ratingText(rating) : "";
   const parts = [el("p", { class: "outcome", text: outcomeText(attempt) }),
     wouldRank ? el("p", { id: "would-rank", class: "would-rank", text: wouldRank.message }) : null, list,
-    record ? el("p", { id: "result-stats", class: "record", text: record }) : null,
+    screen ? renderStats(screen) : null,
     rated ? el("p", { id: "result-rating", class: "record", text: rated }) : null,
     el("p", {}, el("a", { href: `/replay/${attempt.id}/`, text: "See the replay of this game" }),
       ranked ? " · " : null,
       ranked ? el("a", { href: `/leaderboards/${attempt.challenge_id}/`, text: "the day's leaderboard" }) : null)];
   $("result-body").replaceChildren(...parts.filter(Boolean));
-  $("share").value = shareText(attempt, rank, window.location.origin);
+  $("share").value = shareText(attempt, rank, window.location.origin, boardSize);
+  if (firstShown) {
+    // The end of a game is a moment: the result comes into view and takes the focus, so that
+    // a screen reader says it too.
+    $("result").scrollIntoView({ block: "start", behavior: "smooth" });
+    $("result-title").focus({ preventScroll: true });
+  }
 }
 
 // --- hints (practice): the server's suggestion, drawn and said; never checked here ----------
