@@ -5,8 +5,8 @@ the counts of players playing and finished, everyone's live progress, and the wa
 own row when signed in); then ``board`` (new ranks, at most one per board window, and at
 once after a void, naming the voided attempt) and ``progress`` (a player completed a run,
 dealt, or finished); and ``day_closed`` once the day's close has ended the open games of
-the challenge (nothing but the fact and the challenge's id). The client may only send ``{"type": "ping"}`` (answered with
-``{"type": "pong"}``).
+the challenge (nothing but the fact and the challenge's id). The client may only send
+``{"type": "ping"}`` (answered with ``{"type": "pong"}``).
 
 Close codes:
     4400  the client sent anything but a ping (not JSON, binary, another type)

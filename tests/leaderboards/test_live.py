@@ -381,7 +381,7 @@ async def test_the_days_close_is_pushed_to_its_watchers_with_nothing_but_the_fac
 
     challenge = await db(todays_challenge)()
     other = await db(make_challenge)(variant="spider4")
-    player, attempt = await db(playing)(challenge, 3)
+    _, attempt = await db(playing)(challenge, 3)
     communicator, _ = await watch(challenge.pk)
     bystander, _ = await watch(other.pk)
 
