@@ -9,6 +9,7 @@ import datetime as dt
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -52,7 +53,7 @@ class DealAdmin(admin.ModelAdmin):
     search_help_text = "Search by deal id or by public commitment."
     ordering = ("-id",)
     actions = ("verify_now", "reverify", "mark_for_date", "retire")
-    exclude = ("seed", "nonce", "solution")
+    exclude = ("seed", "nonce", "solution", "solver_seconds", "solver_peak_mb")
     readonly_fields = (
         "variant",
         "pool",
@@ -65,8 +66,8 @@ class DealAdmin(admin.ModelAdmin):
         "difficulty",
         "difficulty_label",
         "solver_nodes",
-        "solver_seconds",
-        "solver_peak_mb",
+        "solver_seconds_display",
+        "solver_peak_mb_display",
         "solver_improve_nodes",
         "verify_runs",
         "last_error",
@@ -97,6 +98,14 @@ class DealAdmin(admin.ModelAdmin):
             return ""
         seconds, peak = deal.solver_seconds or 0, deal.solver_peak_mb or 0
         return f"{deal.solver_nodes:,} nodes, {seconds:.1f} s, {peak:.0f} MB"
+
+    @admin.display(description="solver seconds")
+    def solver_seconds_display(self, deal: Deal) -> str:
+        return "" if deal.solver_seconds is None else f"{deal.solver_seconds:.1f} s"
+
+    @admin.display(description="solver peak memory")
+    def solver_peak_mb_display(self, deal: Deal) -> str:
+        return "" if deal.solver_peak_mb is None else f"{deal.solver_peak_mb:.0f} MB"
 
     @admin.display(description="daily on")
     def scheduled_for(self, deal: Deal) -> str:
@@ -245,10 +254,14 @@ class DailyChallengeAdmin(admin.ModelAdmin):
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         today = timezone.now().date()
+        # The pipeline keeps today and DAILY_DAYS_AHEAD days after it: only those slots can
+        # be missing; the rest of the fortnight is shown as not yet due.
+        kept = int(settings.DAILY_DAYS_AHEAD) + 1
         extra = {
-            "schedule": schedule_for_days(today, 14),
+            "schedule": schedule_for_days(today, 14, kept=kept),
             "schedule_from": today,
             "schedule_to": today + dt.timedelta(days=13),
+            "days_kept": kept,
         }
         return super().changelist_view(request, {**(extra_context or {}), **extra})
 

@@ -313,5 +313,8 @@ class AttemptAnalysis(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name_plural = "attempt analyses"
+
     def __str__(self) -> str:
         return f"Analysis of attempt {self.attempt_id} ({self.status})"

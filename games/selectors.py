@@ -20,18 +20,29 @@ from games.models import BOARD_CONDITION, Attempt, DailyChallenge, Deal
 from games.verification_progress import preparing
 
 
-def schedule_for_days(today: dt.date, days: int) -> dict[str, Any]:
-    """The dailies of ``days`` dates from ``today``, one slot a daily variant; gaps are None."""
+def schedule_for_days(today: dt.date, days: int, kept: int | None = None) -> dict[str, Any]:
+    """The dailies of ``days`` dates from ``today``, one slot a daily variant; gaps are None.
+
+    A gap is ``missing`` (counted) only within the first ``kept`` dates, the days the pipeline
+    keeps scheduled (today and DAILY_DAYS_AHEAD after it), and only for a configured variant;
+    a later gap is ``due`` False: not yet the pipeline's to fill."""
+    kept = days if kept is None else kept
     dates = [today + dt.timedelta(days=n) for n in range(days)]
     dailies = DailyChallenge.objects.filter(date__in=dates).select_related("deal")
     by_slot = {(daily.date, daily.variant): daily for daily in dailies}
-    variants = list(settings.DAILY_VARIANTS)
-    variants += sorted({variant for _, variant in by_slot} - set(variants))
+    configured = list(settings.DAILY_VARIANTS)
+    variants = configured + sorted({variant for _, variant in by_slot} - set(configured))
     rows = [
-        {"date": date, "slots": [{"variant": v, "daily": by_slot.get((date, v))} for v in variants]}
-        for date in dates
+        {
+            "date": date,
+            "slots": [
+                {"variant": v, "daily": by_slot.get((date, v)), "due": n < kept and v in configured}
+                for v in variants
+            ],
+        }
+        for n, date in enumerate(dates)
     ]
-    missing = sum(1 for date in dates for v in variants if (date, v) not in by_slot)
+    missing = sum(1 for date in dates[:kept] for v in configured if (date, v) not in by_slot)
     return {"variants": variants, "rows": rows, "missing": missing}
 
 

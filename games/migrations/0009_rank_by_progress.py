@@ -107,6 +107,10 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(fill_progress, merge_progress, elidable=True),
+        migrations.AlterModelOptions(
+            name="attemptanalysis",
+            options={"verbose_name_plural": "attempt analyses"},
+        ),
         migrations.AddIndex(
             model_name="attempt",
             index=models.Index(

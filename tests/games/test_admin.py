@@ -172,12 +172,26 @@ def test_the_solution_viewer_steps_through_positions(staff: Client, verified: De
     assert staff.get(url + "?step=oops").status_code == 200
 
 
-def test_the_schedule_highlights_missing_days(
+def test_the_schedule_counts_missing_days_only_within_the_days_kept_ahead(
     staff: Client, verified: Deal, settings: object
 ) -> None:
     settings.DAILY_VARIANTS = [QUICK_VARIANT]  # type: ignore[attr-defined]
+    settings.DAILY_DAYS_AHEAD = 2  # type: ignore[attr-defined]
     deal_schedule(deal=verified, date=timezone.now().date())
     page = staff.get(reverse("admin:games_dailychallenge_changelist")).content.decode()
     assert f"deal #{verified.pk}" in page
-    assert "13 slot(s) missing" in page
-    assert page.count(">missing</td>") == 13
+    # Today is filled; tomorrow and the day after are the pipeline's and missing; the
+    # other eleven days of the fortnight are not due yet.
+    assert "2 slots missing in the 3 days the pipeline keeps scheduled" in page
+    assert page.count(">missing</td>") == 2
+    assert page.count(">not yet due</td>") == 11
+
+
+def test_the_admin_says_analyses_and_rounds_the_solvers_figures(
+    staff: Client, verified: Deal
+) -> None:
+    Deal.objects.filter(pk=verified.pk).update(solver_seconds=6.9507450859999835)
+    index = staff.get(reverse("admin:index")).content.decode()
+    assert "Attempt analyses" in index and "analysiss" not in index
+    page = staff.get(reverse("admin:games_deal_change", args=[verified.pk])).content.decode()
+    assert "6.9507450859999835" not in page and "7.0 s" in page
