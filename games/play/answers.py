@@ -4,7 +4,8 @@
 (``core.api_errors``): 400 ``invalid`` (details by field), ``invalid_action`` or
 ``illegal_action``; 404; 409 ``offset_conflict`` or ``attempt_over``; 429 ``throttled``
 (details.wait: whole seconds, rounded up as DRF's ``Throttled`` says it); 503
-``unavailable`` (the play socket only: its held database connection died twice running).
+``unavailable`` (here for the play socket, whose held database connection died twice
+running; over HTTP Django answers a database that cannot be reached: core/http_errors.py).
 """
 
 from __future__ import annotations

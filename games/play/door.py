@@ -49,7 +49,8 @@ def play_actions(
     ``held_connection`` (a caller that keeps its database connection between batches) a
     database error closes the connection and the batch is played once more on a fresh
     one; a second error is answered 503 ``unavailable``. Without it a database error is
-    raised (the framework answers its 500).
+    raised: Django's request handling answers it (core/http_errors.py: 503 ``unavailable``
+    when the database cannot be reached, else 500).
     """
     wait = seconds_to_wait(player)
     if wait is not None:
