@@ -1,17 +1,23 @@
-"""Accounts API: sign up, log in and out (session with CSRF), who am I, and API tokens."""
+"""Accounts API: sign up, log in and out (session with CSRF), who am I, API tokens (a client
+without a session signs up for one with a plain JSON post), and the password rules."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
 from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+    password_validators_help_texts,
+)
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -182,6 +188,65 @@ class TokenApi(APIView):
         return Response(
             {"token": token.key, "expires_at": token_expires_at(token.created), "user": _user(user)}
         )
+
+
+class TokenSignupApi(APIView):
+    """Create an account and get its API token, for a client that keeps no session: a JSON
+    post with no session and so no CSRF token (the browser's sign-up, which signs a session
+    in, is ``auth/signup/`` and needs one)."""
+
+    throttle_classes = [AddressRateThrottle]
+    throttle_scope = "signup"
+    authentication_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="auth_token_signup",
+        request=CredentialsSerializer,
+        responses={
+            201: TokenApi.OutputSerializer,
+            400: error_response("invalid, or signup_refused (details name the field)"),
+            429: error_response("Too many sign-ups from this address."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = CredentialsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = user_signup(**data.validated_data)
+        token = token_for(user)
+        body = {
+            "token": token.key,
+            "expires_at": token_expires_at(token.created),
+            "user": _user(user),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class PasswordRulesApi(APIView):
+    """The rules a new password must pass (Django's validators, as configured), for the
+    sign-up form to show as it checks them."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        rules = serializers.ListField(child=serializers.CharField())
+        min_length = serializers.IntegerField(help_text="0 when no minimum is configured")
+
+        class Meta:
+            ref_name = "PasswordRules"
+
+    @extend_schema(operation_id="auth_password_rules", responses={200: OutputSerializer})
+    def get(self, request: Request) -> Response:
+        return Response({"rules": password_validators_help_texts(), "min_length": _min_length()})
+
+
+def _min_length() -> int:
+    lengths = [
+        int(getattr(validator, "min_length", 0))
+        for validator in get_default_password_validators()
+        if isinstance(validator, MinimumLengthValidator)
+    ]
+    return max(lengths, default=0)
 
 
 class TokenRowSerializer(serializers.Serializer[Any]):

@@ -37,7 +37,8 @@ def user_signup(*, username: str, password: str) -> Any:
         validate_password(password, user=user_model(username=username))
     except DjangoValidationError as exc:
         raise SignupError(
-            "The password is too weak.", details={"password": list(exc.messages)}
+            "The password is too weak: " + " ".join(exc.messages),
+            details={"password": list(exc.messages)},
         ) from None
     try:
         with transaction.atomic():

@@ -12,12 +12,14 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import error_response
+from core.throttles import AddressRateThrottle
+from games.errors import NotFoundError
 from games.models import VARIANT_CHOICES
 from games.selectors import challenge_for_viewing
 from leaderboards import selectors
@@ -173,6 +175,49 @@ class LeagueJoinApi(APIView):
         response = detail(league, request.user)
         response.status_code = status.HTTP_201_CREATED if joined else status.HTTP_200_OK
         return response
+
+
+class LeagueInviteLookupApi(APIView):
+    """What an invite link leads to, for anyone holding it (signed out too, so that the page
+    can name the league before offering sign-up and join): the name, the owner, the size."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AddressRateThrottle]
+    throttle_scope = "login"
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField()
+        owner = serializers.CharField()
+        member_count = serializers.IntegerField()
+        full = serializers.BooleanField(help_text="true: joining would be refused (league_full)")
+
+        class Meta:
+            ref_name = "LeagueInvite"
+
+    @extend_schema(
+        operation_id="leagues_invite_lookup",
+        responses={
+            200: OutputSerializer,
+            404: error_response(
+                "not_found: no league has this invite code (mistyped or replaced)."
+            ),
+            429: error_response("Too many look-ups from this address."),
+        },
+    )
+    def get(self, request: Request, code: str) -> Response:
+        league = League.objects.filter(invite_code=code).select_related("owner").first()
+        if league is None:
+            raise NotFoundError(
+                "This invite code is not valid: it is mistyped, or the owner has replaced it."
+            )
+        members = league.memberships.count()
+        body = {
+            "name": league.name,
+            "owner": league.owner.get_username(),
+            "member_count": members,
+            "full": members >= LEAGUE_MAX_MEMBERS,
+        }
+        return Response(self.OutputSerializer(body).data)
 
 
 class LeagueDetailApi(APIView):

@@ -7,6 +7,7 @@ from leaderboards.leagues import api
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", api.LeaguesApi.as_view(), name="leagues"),
     path("join/", api.LeagueJoinApi.as_view(), name="leagues-join"),
+    path("invites/<str:code>/", api.LeagueInviteLookupApi.as_view(), name="leagues-invite-lookup"),
     path("<int:league_id>/", api.LeagueDetailApi.as_view(), name="leagues-detail"),
     path("<int:league_id>/invite/", api.LeagueInviteApi.as_view(), name="leagues-invite"),
     path("<int:league_id>/leave/", api.LeagueLeaveApi.as_view(), name="leagues-leave"),

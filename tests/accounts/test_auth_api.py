@@ -137,3 +137,39 @@ def test_signup_and_login_are_rate_limited(monkeypatch: pytest.MonkeyPatch) -> N
     response = client.post("/api/v1/auth/token/", body, format="json")
     assert response.status_code == 429
     assert response.json()["error"]["code"] == "throttled"
+
+
+def test_an_api_client_signs_up_with_a_plain_json_post_and_gets_a_token() -> None:
+    """No session, no CSRF cookie to fetch first: a client with no browser's cookies."""
+    challenge = todays_challenge()
+    client = Client(enforce_csrf_checks=True)  # as strict as a browser's session would be
+    response = client.post(
+        "/api/v1/auth/token/signup/",
+        {"username": "bot_one", "password": PASSWORD},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["user"]["username"] == "bot_one" and body["token"]
+    assert "sessionid" not in client.cookies  # no session was signed in
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    assert api.post(f"/api/v1/challenges/{challenge.pk}/start/").status_code == 201
+    # The same rules as the browser's sign-up; nothing is written on a refusal.
+    weak = client.post(
+        "/api/v1/auth/token/signup/",
+        {"username": "bot_two", "password": "12345678"},
+        content_type="application/json",
+    )
+    assert weak.status_code == 400
+    error = weak.json()["error"]
+    assert error["code"] == "signup_refused" and "password" in error["details"]
+    assert "too common" in error["message"] or "entirely numeric" in error["message"]
+    assert not get_user_model().objects.filter(username="bot_two").exists()
+
+
+def test_the_password_rules_are_published_for_the_sign_up_form() -> None:
+    body = APIClient().get("/api/v1/auth/password-rules/").json()
+    assert body["min_length"] >= 8
+    assert any("at least" in rule for rule in body["rules"])
+    assert any("numeric" in rule for rule in body["rules"])

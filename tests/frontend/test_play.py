@@ -98,10 +98,16 @@ def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
     expect(page.locator("#result")).to_contain_text("You won!")
     expect(page.locator("#result")).to_contain_text("Win bonus")
     expect(page.locator("#result")).to_contain_text(re.compile(r"Rank\s*1"))
-    # the player's record pops up with the result, this game counted
-    expect(page.locator("#result-stats")).to_have_text(
-        "Played 1 · Won 1 (100%) · Streak 1 day (best 1)"
-    )
+    # the player's record pops up with the result (a stats screen), this game counted and
+    # marked; the result is in view and has the focus
+    stats = page.locator("#result-stats")
+    expect(stats.locator(".stats-numbers")).to_contain_text("1Played")
+    expect(stats.locator(".stats-numbers")).to_contain_text("100Win %")
+    expect(stats.locator(".stats-numbers")).to_contain_text("1Current streak")
+    expect(stats.locator(".stats-bars li.mine")).to_have_count(1)
+    expect(stats.locator(".stats-bars li.mine")).to_contain_text("won")
+    expect(page.locator("#result-title")).to_be_focused()
+    expect(page.locator("#result")).to_be_in_viewport()
     share = page.input_value("#share")
     assert "Astrocyte Daily" in share and "Spider (1 suit)" in share and "won" in share
     assert f"{len(solution)} actions" in share and "score" in share

@@ -339,3 +339,18 @@ def test_your_rank_in_the_league_outside_the_page_follows_the_boards_order() -> 
         assert body["me"]["rank"] == position, name
         assert [row["username"] for row in body["top"]] == ["w1"]
         assert body["counts"]["finished"] == len(games)
+
+
+def test_an_invite_names_its_league_to_anyone_holding_it() -> None:
+    owner = make_player("owner")
+    league = create(owner, "Night owls")
+    anonymous = APIClient()
+
+    body = anonymous.get(f"/api/v1/leagues/invites/{league['invite_code']}/").json()
+
+    assert body == {"name": "Night owls", "owner": "owner", "member_count": 1, "full": False}
+    wrong = anonymous.get("/api/v1/leagues/invites/not-a-code/")
+    assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "not_found"
+    # A replaced code names nothing any more.
+    client_for(owner).post(f"/api/v1/leagues/{league['id']}/invite/")
+    assert anonymous.get(f"/api/v1/leagues/invites/{league['invite_code']}/").status_code == 404

@@ -1,8 +1,33 @@
-// Sign-up and log-in forms: post to the API with the CSRF token, then go on.
-import { api, errorMessage, NetworkError } from "./api.js";
+// Sign-up and log-in forms: post to the API with the CSRF token, then go on. Sign-up shows
+// the password rules and marks them as the player types (password_rules.js).
+import { api, el, errorMessage, NetworkError } from "./api.js";
+import { checkRules } from "./password_rules.js";
 
 const form = document.getElementById("auth-form");
 const errorBox = document.getElementById("auth-error");
+const rulesList = document.getElementById("password-rules");
+
+async function showRules() {
+  let answer;
+  try {
+    answer = await api("GET", "auth/password-rules/");
+  } catch {
+    return; // the server's refusal will still name the rule
+  }
+  if (!answer.ok) return;
+  const { rules, min_length: minLength } = answer.data;
+  const draw = () => {
+    rulesList.replaceChildren(...checkRules(rules, minLength, form.password.value, form.username.value).map(
+      ({ text, met }) => el("li", { class: met === null ? "rule" : met ? "rule met" : "rule unmet",
+        text: `${met === null ? "•" : met ? "✓" : "✗"} ${text}${met === null ? " (checked when you sign up)" : ""}` })));
+  };
+  form.password.addEventListener("input", draw);
+  form.username.addEventListener("input", draw);
+  draw();
+  rulesList.hidden = false;
+}
+
+if (rulesList) showRules();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

@@ -46,10 +46,25 @@ async function createLeague(event) {
 
 // --- an invite link -----------------------------------------------------------------------
 
+// Signed out, the page names the league and offers to sign up (or log in) and join in one
+// go: back here with ?join=1, the new account joins at once.
 async function loadJoin() {
-  if (!(await signedIn())) return;
+  const code = root.dataset.code;
+  const [invite, who] = await Promise.all([api("GET", `leagues/invites/${encodeURIComponent(code)}/`), me()]);
+  if (!invite.ok) return say(errorMessage(invite), "error");
+  const { name, owner, member_count: members, full } = invite.data;
+  $("join-text").textContent = `You were invited to the league “${name}” by ${owner} ` +
+    `(${members} ${members === 1 ? "member" : "members"}): its boards of every daily, filtered to its members.`;
+  if (full) return say("This league is full: it cannot take another member.", "error");
+  if (!who.authenticated) {
+    const back = encodeURIComponent(`${window.location.pathname}?join=1`);
+    $("status").replaceChildren(
+      el("a", { class: "button", id: "signup-join", href: `/signup/?next=${back}`, text: `Sign up and join ${name}` }),
+      " or ", el("a", { id: "login-join", href: `/login/?next=${back}`, text: "log in and join" }), ".");
+    return;
+  }
   say("");
-  $("join-text").textContent = "You were invited to a league: its boards of every daily, filtered to its members.";
+  if (new URLSearchParams(window.location.search).get("join") === "1") return join();
   $("join").hidden = false;
 }
 
