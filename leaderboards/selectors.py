@@ -69,8 +69,8 @@ def board_attempts(challenge_id: int) -> QuerySet[Attempt]:
 
 
 BOARD_ORDER = ranking.BOARD_ORDER
-# What a board row shows: the attempt's log and server times (long JSON arrays) stay unread.
-ROW_FIELDS = (
+# What a board row shows of an attempt: its log and server times (long JSON arrays) stay unread.
+ROW_COLUMNS = (
     "score",
     "elapsed_seconds",
     "action_count",
@@ -78,8 +78,8 @@ ROW_FIELDS = (
     "runs_completed",
     "cards_turned_up",
     "ended_at",
-    "player__username",
 )
+ROW_FIELDS = (*ROW_COLUMNS, "player__username")
 
 
 def board_row(attempt: Attempt, rank: int) -> BoardRow:

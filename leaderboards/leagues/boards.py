@@ -24,16 +24,7 @@ from leaderboards.models import LeagueMember
 from leaderboards.selectors import BOARD_ORDER, BoardRow
 
 RANK_COLUMNS = ("id", "player_id", "league_rank")
-ROW_VALUES = (
-    "id",
-    "score",
-    "elapsed_seconds",
-    "action_count",
-    "won",
-    "runs_completed",
-    "cards_turned_up",
-    "ended_at",
-)
+ROW_VALUES = ("id", *selectors.ROW_COLUMNS)
 
 
 @dataclass

@@ -99,9 +99,10 @@ def start_server(
         LOG_LEVEL="WARNING",
         # The tests' dailies are spider1 (quick to verify) and astrocyte.
         DAILY_VARIANTS="spider1,astrocyte",
-        # Game analyses (the replay page's) within seconds.
-        ANALYSIS_SECONDS="10",
-        ANALYSIS_POSITION_SECONDS="3",
+        # Game analyses (the replay page's) decided by their node budget, the same on any
+        # machine: the seconds are a cap no analysis of these tests reaches, loaded or not.
+        ANALYSIS_SECONDS="600",
+        ANALYSIS_POSITION_SECONDS="120",
         ANALYSIS_POSITION_NODES="20000",
     )
     redis_url = server_redis_url(settings.REDIS_URL)

@@ -67,7 +67,9 @@ export function renderBoard(container, view, ui) {
   const hinted = (pile, index, length) => hint && hint.src === pile && index >= length - hint.n;
 
   const top = el("div", { class: "toprow" });
-  const dealsLeft = ui.dealsLeft;
+  // A position without its game's count (a replay's, an analysis' line): the state's stock,
+  // one card a column a deal.
+  const dealsLeft = Number.isInteger(ui.dealsLeft) ? ui.dealsLeft : Math.floor(view.stock.length / Math.max(1, view.tableau.length));
   const stockLabel = `Stock: ${dealsLeft} ${dealsLeft === 1 ? "deal" : "deals"} left${ui.interactive && dealsLeft ? ". Deal" : ""}`;
   const stock = el("div", { class: `pile stock${hint && hint.src === "stock" ? " hint-source" : ""}`, "data-pile": "stock", role: "button",
     "aria-label": stockLabel, ...focusAttrs("stock:", ui) });

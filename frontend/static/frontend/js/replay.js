@@ -280,11 +280,32 @@ export function chartPoints(positions, steps, width, height) {
   }));
 }
 
+// The chart's axes: actions played along, moves to win up, each with its ends' numbers.
+function drawAxes(chart, width, height, steps, top) {
+  const text = (x, y, anchor, words, id = null) => {
+    const node = svg("text", { x, y, "text-anchor": anchor, class: "axis-label", ...(id ? { id } : {}) });
+    node.textContent = words;
+    chart.append(node);
+  };
+  chart.append(svg("line", { x1: 0, y1: height, x2: width, y2: height, stroke: "currentColor", "stroke-width": 1, class: "axis" }));
+  chart.append(svg("line", { x1: 0, y1: 0, x2: 0, y2: height, stroke: "currentColor", "stroke-width": 1, class: "axis" }));
+  text(0, height + 16, "start", "0");
+  text(width, height + 16, "end", String(steps));
+  text(width / 2, height + 30, "middle", "actions played", "analysis-x-axis");
+  text(-6, 4, "end", String(top));
+  text(-6, height, "end", "0");
+  const title = svg("text", { x: -34, y: height / 2, "text-anchor": "middle", class: "axis-label", id: "analysis-y-axis",
+    transform: `rotate(-90 -34 ${height / 2})` });
+  title.textContent = "moves to win";
+  chart.append(title);
+}
+
 function drawChart(host, analysis, steps) {
   const width = 600, height = 160;
-  const chart = svg("svg", { id: "analysis-svg", viewBox: `-10 -10 ${width + 20} ${height + 20}`, role: "img",
+  const chart = svg("svg", { id: "analysis-svg", viewBox: `-48 -10 ${width + 60} ${height + 48}`, role: "img",
     "aria-label": "Moves to win along the game", width: "100%" });
   const points = chartPoints(analysis.positions, steps, width, height);
+  drawAxes(chart, width, height, steps, Math.max(1, ...points.map((p) => p.moves)));
   chart.append(svg("polyline", { points: points.map((p) => `${p.x},${p.y}`).join(" "), fill: "none", stroke: "currentColor", "stroke-width": 2 }));
   for (const p of points) {
     const dot = svg("circle", { cx: p.x, cy: p.y, r: 3, class: "analysis-point" });
