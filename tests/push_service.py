@@ -70,15 +70,23 @@ class PushService:
     refused: list[str] = field(default_factory=list)  # what a check refused, and why
     lock: threading.Lock = field(default_factory=threading.Lock)
     arrived: threading.Condition = field(init=False)
+    # Decrypt one message in this many (1: every one; the bench samples to spare its CPU).
+    decrypt_every: int = 1
+    taken: int = 0  # messages answered 201
+    _verified: set[str] = field(default_factory=set)  # VAPID tokens already checked
 
     def __post_init__(self) -> None:
         self.arrived = threading.Condition(self.lock)
 
-    def subscribe(self, answer: int | None = None) -> dict[str, Any]:
-        """A new browser subscription: what PushSubscription.toJSON() gives the page."""
-        browser = Browser(
-            os.urandom(12).hex(), ec.generate_private_key(ec.SECP256R1()), os.urandom(16)
-        )
+    def subscribe(self, answer: int | None = None, like: str | None = None) -> dict[str, Any]:
+        """A new browser subscription: what PushSubscription.toJSON() gives the page (with
+        ``like``, the keys of that token's browser: the bench's 100,000 need no 100,000
+        key pairs)."""
+        token = os.urandom(12).hex()
+        if like is None:
+            browser = Browser(token, ec.generate_private_key(ec.SECP256R1()), os.urandom(16))
+        else:
+            browser = Browser(token, self.browsers[like].private_key, self.browsers[like].auth)
         self.browsers[browser.token] = browser
         if answer is not None:
             self.answers[browser.token] = answer
@@ -103,12 +111,18 @@ class PushService:
     def check_vapid(self, header: str) -> tuple[dict[str, Any], str]:
         """RFC 8292: ``vapid t=<JWT>, k=<public key>``; the JWT signed by k (ES256), for
         this push service's origin, unexpired and at most 24 hours ahead, with a subject."""
+        with self.lock:
+            known = header in self._verified
         scheme, _, params = header.partition(" ")
         if scheme.lower() != "vapid":
             raise ValueError(f"Authorization scheme {scheme!r}, not vapid")
         parts = dict(part.strip().split("=", 1) for part in params.split(","))
         token, key = parts["t"], parts["k"]
         head, body, signature = token.split(".")
+        claims: dict[str, Any] = json.loads(unb64url(body))
+        if known:
+            self.check_claims(claims)
+            return claims, key
         if json.loads(unb64url(head)) != {"typ": "JWT", "alg": "ES256"}:
             raise ValueError(f"JWT header {unb64url(head)!r}")
         public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(key))
@@ -118,14 +132,18 @@ class PushService:
             public.verify(der, f"{head}.{body}".encode(), ec.ECDSA(hashes.SHA256()))
         except InvalidSignature as error:
             raise ValueError("VAPID signature does not verify") from error
-        claims: dict[str, Any] = json.loads(unb64url(body))
+        self.check_claims(claims)
+        with self.lock:
+            self._verified.add(header)
+        return claims, key
+
+    def check_claims(self, claims: dict[str, Any]) -> None:
         if claims.get("aud") != self.url:
             raise ValueError(f"aud {claims.get('aud')!r} is not {self.url!r}")
         if not time.time() < claims["exp"] <= time.time() + 24 * 3600:
             raise ValueError(f"exp {claims['exp']} is past or more than 24 h ahead")
         if not str(claims.get("sub", "")).startswith(("mailto:", "https:")):
             raise ValueError(f"sub {claims.get('sub')!r}")
-        return claims, key
 
     def take(self, token: str, headers: Any, body: bytes) -> tuple[int, str]:
         browser = self.browsers.get(token)
@@ -140,23 +158,49 @@ class PushService:
             if headers.get("Content-Encoding") != "aes128gcm":
                 raise ValueError(f"Content-Encoding {headers.get('Content-Encoding')!r}")
             claims, key = self.check_vapid(headers.get("Authorization", ""))
-            plain = http_ece.decrypt(
-                body, private_key=browser.private_key, auth_secret=browser.auth, version="aes128gcm"
-            )
-            message = json.loads(plain)
+            with self.lock:
+                self.taken += 1
+                decrypt = self.taken % self.decrypt_every == 0
+            message: dict[str, Any] = {}
+            if decrypt:
+                plain = http_ece.decrypt(
+                    body,
+                    private_key=browser.private_key,
+                    auth_secret=browser.auth,
+                    version="aes128gcm",
+                )
+                message = json.loads(plain)
         except (ValueError, KeyError, TypeError) as error:
             with self.lock:
                 self.refused.append(f"{token}: {error}")
             return 400, str(error)
-        with self.arrived:
-            self.received.append(Received(token, message, int(headers["TTL"]), claims, key))
-            self.arrived.notify_all()
+        if decrypt:
+            with self.arrived:
+                self.received.append(Received(token, message, int(headers["TTL"]), claims, key))
+                self.arrived.notify_all()
         return 201, "created"
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"  # keep-alive, as the push services answer
+
+    def do_GET(self) -> None:
+        """``/stats``: what was taken, decrypted and refused (for a bench in another process)."""
+        service = self.server.service
+        with service.lock:
+            stats = {
+                "taken": service.taken,
+                "decrypted": len(service.received),
+                "refused": list(service.refused[:10]),
+                "messages": [got.message for got in service.received[:3]],
+            }
+        payload = json.dumps(stats).encode()
+        self.send_response(200 if self.path == "/stats" else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
