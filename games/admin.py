@@ -23,7 +23,7 @@ from games.models import Attempt, AttemptAnalysis, DailyChallenge, Deal
 from games.selectors import schedule_for_days, solution_steps
 from games.services.attempts import attempt_void
 from games.services.deals import deal_requeue, deal_retire, deal_schedule
-from games.tasks import deal_verify_task
+from games.tasks import enqueue_verification
 
 
 class ScheduleForm(forms.Form):
@@ -130,7 +130,7 @@ class DealAdmin(admin.ModelAdmin):
             if deal.status == Deal.Status.VERIFIED or deal.retired:
                 continue
             deal_requeue(deal_id=deal.pk)
-            deal_verify_task.delay(deal.pk)
+            enqueue_verification(deal.pk)
             self._record(request, deal, "Verification queued")
             queued += 1
         self.message_user(request, f"{queued} verification(s) queued.")
@@ -139,7 +139,7 @@ class DealAdmin(admin.ModelAdmin):
     def reverify(self, request: HttpRequest, queryset: QuerySet[Deal]) -> None:
         count = 0
         for deal in queryset.filter(retired=False):
-            deal_verify_task.delay(deal.pk, force=True)
+            enqueue_verification(deal.pk, force=True)
             self._record(request, deal, "Re-verification queued")
             count += 1
         self.message_user(request, f"{count} re-verification(s) queued.")

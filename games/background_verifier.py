@@ -29,21 +29,27 @@ DAILY_FIRST: dict[str, int] = {Deal.Pool.DAILY: 0, Deal.Pool.PRACTICE: 1}
 _STOP = -1  # a queue entry that ends the thread
 
 
-def verify_as_the_worker_does(deal_id: int) -> object:
+def verify_as_the_worker_does(deal_id: int, force: bool = False) -> object:
     from games.tasks import deal_verify_task  # the task body, run in this thread
 
-    return deal_verify_task(deal_id)
+    return deal_verify_task(deal_id, force=force)
+
+
+# The verifier of the embedded run serving this process, while it runs (for an admin's
+# re-verification, queued here instead of run in the request).
+running: BackgroundVerifier | None = None
 
 
 class BackgroundVerifier:
     """A daemon thread that verifies the deals submitted to it, dailies first."""
 
-    def __init__(self, verify: Callable[[int], object] = verify_as_the_worker_does) -> None:
+    def __init__(self, verify: Callable[..., object] = verify_as_the_worker_does) -> None:
         self._verify = verify
         self._queue: queue.PriorityQueue[tuple[int, int, int]] = queue.PriorityQueue()
         self._order = itertools.count()
         self._lock = threading.Condition()
         self._waiting: set[int] = set()  # submitted, not yet started
+        self._forced: set[int] = set()  # of those, to verify again even if verified
         self._busy = False
         self._thread: threading.Thread | None = None
         # Called on this thread after each deal with what the verification returned.
@@ -51,8 +57,10 @@ class BackgroundVerifier:
 
     # --- the enqueue of dailies_prepare (any thread) ---
 
-    def submit(self, deal_id: int) -> None:
+    def submit(self, deal_id: int, force: bool = False) -> None:
         with self._lock:
+            if force:
+                self._forced.add(deal_id)
             if deal_id in self._waiting:
                 return  # prepare queues every pending deal each time: once is enough
             self._waiting.add(deal_id)
@@ -62,13 +70,18 @@ class BackgroundVerifier:
     # --- life cycle ---
 
     def start(self) -> None:
+        global running
         self._thread = threading.Thread(target=self._run, name="embedded-verifier", daemon=True)
         self._thread.start()
+        running = self
 
     def stop(self, timeout: float = 1.0) -> None:
         """Ask the thread to end after its current deal. A solver run cannot be cut short:
         a deal still being verified when the process exits keeps its lease, and the next
         prepare releases it once the lease has run out."""
+        global running
+        if running is self:
+            running = None
         self._queue.put((-1, -1, _STOP))
         if self._thread is not None:
             self._thread.join(timeout)
@@ -87,10 +100,12 @@ class BackgroundVerifier:
                 return
             with self._lock:
                 self._waiting.discard(deal_id)
+                force = deal_id in self._forced
+                self._forced.discard(deal_id)
                 self._busy = True
             close_old_connections()
             try:
-                outcome = self._verify(deal_id)
+                outcome = self._verify(deal_id, force=True) if force else self._verify(deal_id)
                 if self.after_each is not None:
                     self.after_each(deal_id, outcome)
             except Exception:

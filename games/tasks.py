@@ -43,8 +43,16 @@ def deal_verify_task(deal_id: int, force: bool = False) -> str:
     return str(deal.status)
 
 
-def enqueue_verification(deal_id: int) -> None:
-    deal_verify_task.delay(deal_id)
+def enqueue_verification(deal_id: int, force: bool = False) -> None:
+    """Queue a deal's verification: for a worker; in the embedded run (tasks eager), for its
+    background verifier when it runs, so that no request waits for a solver run."""
+    from games import background_verifier
+
+    verifier = background_verifier.running
+    if settings.CELERY_TASK_ALWAYS_EAGER and verifier is not None:
+        verifier.submit(deal_id, force=force)
+    else:
+        deal_verify_task.delay(deal_id, force=force)
 
 
 @shared_task(

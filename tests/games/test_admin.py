@@ -107,6 +107,37 @@ def test_reverify_runs_the_solver_again(
     assert LogEntry.objects.filter(object_id=str(verified.pk)).exists()
 
 
+def test_in_the_embedded_run_a_reverification_is_queued_not_run_in_the_request(
+    staff: Client, verified: Deal, settings: object
+) -> None:
+    """The admin's page answers at once; the embedded run's verifier does the solving."""
+    import threading
+
+    from games.background_verifier import BackgroundVerifier
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # type: ignore[attr-defined]  # the embedded run
+    asked: list[tuple[int, bool]] = []
+    release = threading.Event()
+
+    def verify(deal_id: int, force: bool = False) -> object:
+        asked.append((deal_id, force))
+        release.wait(30)
+        return "verified"
+
+    verifier = BackgroundVerifier(verify=verify)
+    verifier.start()
+    try:
+        page = run_action(staff, "reverify", verified)
+        assert "1 re-verification(s) queued" in page.content.decode()  # type: ignore[attr-defined]
+    finally:
+        release.set()
+        assert verifier.wait_until_idle(30)
+        verifier.stop()
+    # Solved on the verifier's thread, forced (a verified deal verified again), not in the
+    # request (eager tasks would have run the real solver there, and asked nothing here).
+    assert asked == [(verified.pk, True)]
+
+
 def test_mark_for_a_date_asks_for_the_date_then_schedules(staff: Client, verified: Deal) -> None:
     form = run_action(staff, "mark_for_date", verified)
     assert b'name="date"' in form.content  # type: ignore[attr-defined]
