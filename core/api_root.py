@@ -102,6 +102,11 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
             "room-replay",
         ),
     ),
+    "reminders": (
+        "Reminders by Web Push: the server's key and the player's choices (kinds, quiet "
+        "hours, time zone); a browser's subscription, added or removed.",
+        ("reminders", "reminders-subscriptions"),
+    ),
     "auth": (
         "Sign-up, log-in and log-out (session), the signed-in player, API tokens.",
         ("auth-signup", "auth-login", "auth-logout", "auth-me", "auth-token", "auth-tokens"),

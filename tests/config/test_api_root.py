@@ -20,6 +20,7 @@ GROUPS = [
     "players",
     "leagues",
     "rooms",
+    "reminders",
     "auth",
     "health",
     "schema",
