@@ -202,3 +202,11 @@ def drag_action(page: Page, action: str) -> None:
 def hook_action(page: Page, action: str) -> None:
     """Play one action through the page's own client code (the same send() a click uses)."""
     assert page.evaluate("a => window.astrocyte.send([a])", action) is True, action
+
+
+def fits_the_width(page: Page) -> None:
+    """The page does not scroll sideways: nothing is wider than the screen."""
+    overflow = page.evaluate(
+        "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+    )
+    assert overflow <= 1, f"{page.url} scrolls sideways by {overflow}px"

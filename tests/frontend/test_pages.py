@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
     DESKTOP,
@@ -18,7 +18,14 @@ from tests.frontend.conftest import (
     close_connection,
     make_player,
 )
-from tests.frontend.helpers import CARD_IN_JSON, MOVE, Recorder, page_sources, sign_in
+from tests.frontend.helpers import (
+    CARD_IN_JSON,
+    MOVE,
+    Recorder,
+    fits_the_width,
+    page_sources,
+    sign_in,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -64,13 +71,6 @@ def no_card_in_page_source(recorder: Recorder) -> None:
     assert sources
     for source in sources:
         assert '"tableau"' not in source and not CARD_IN_JSON.search(source)
-
-
-def fits_the_width(page: Page) -> None:
-    overflow = page.evaluate(
-        "() => document.scrollingElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 1, f"the page scrolls sideways by {overflow}px"
 
 
 def test_a_closed_days_replays_show_the_deal_the_solution_and_every_game(
