@@ -77,6 +77,7 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
         (
             "leagues",
             "leagues-join",
+            "leagues-invite-lookup",
             "leagues-detail",
             "leagues-invite",
             "leagues-leave",
@@ -108,8 +109,18 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("reminders", "reminders-subscriptions"),
     ),
     "auth": (
-        "Sign-up, log-in and log-out (session), the signed-in player, API tokens.",
-        ("auth-signup", "auth-login", "auth-logout", "auth-me", "auth-token", "auth-tokens"),
+        "Sign-up, log-in and log-out (session), the signed-in player, API tokens (a client "
+        "with no session signs up for one), the password rules.",
+        (
+            "auth-signup",
+            "auth-login",
+            "auth-logout",
+            "auth-me",
+            "auth-token",
+            "auth-token-signup",
+            "auth-tokens",
+            "auth-password-rules",
+        ),
     ),
     "health": ("Liveness and configuration (200, or 503 without the database).", ("health",)),
     "schema": ("The OpenAPI schema of this API.", ("api-schema",)),

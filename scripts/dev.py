@@ -390,6 +390,49 @@ def parallel_args(pytest_args: Sequence[str]) -> list[str]:
 # `test --quick`: what needs no service, no browser and no tool, and is not slow (marker
 # `slow`, tests/conftest.py): a developer's check in under a minute. CI runs everything.
 QUICK_MARKERS = "not (slow or postgres or redis or celery or browser or caddy or compose)"
+# `slow-tests`: the tests of that set that take SLOW_SECONDS or more (setup, call and
+# teardown) are listed in SLOW_TESTS, which tests/conftest.py marks `slow`.
+SERVICELESS_MARKERS = "not (postgres or redis or celery or browser or caddy or compose)"
+SLOW_SECONDS = 1.0
+SLOW_TESTS = ROOT / "tests" / "slow_tests.txt"
+DURATION_LINE = re.compile(r"^\s*([0-9.]+)s (?:setup|call|teardown)\s+(\S+)\s*$")
+
+
+def slow_tests_from_durations(output: str, threshold: float = SLOW_SECONDS) -> list[str]:
+    """The test ids whose phases, as pytest's ``--durations=0`` lists them, add up to at
+    least ``threshold`` seconds."""
+    totals: dict[str, float] = {}
+    for line in output.splitlines():
+        found = DURATION_LINE.match(line)
+        if found:
+            totals[found[2]] = totals.get(found[2], 0.0) + float(found[1])
+    return sorted(test for test, seconds in totals.items() if seconds >= threshold)
+
+
+def command_slow_tests() -> int:
+    """Measure the service-less tests (pytest --durations) and write SLOW_TESTS."""
+    ensure_installed()
+    ensure_native()
+    command = [
+        str(PYTHON), "-m", "pytest", "-m", SERVICELESS_MARKERS, "-n", "auto",
+        "--durations=0", "--durations-min=0.05", "-q", "-p", "no:cacheprovider",
+    ]  # fmt: skip
+    say("$ " + " ".join(command))
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    print(run.stdout[-2000:])
+    if run.returncode != 0:
+        say("slow-tests: the run failed; tests/slow_tests.txt left as it was")
+        return run.returncode
+    slow = slow_tests_from_durations(run.stdout)
+    header = [
+        f"# Tests that took {SLOW_SECONDS:g} s or more (setup, call and teardown), as measured by",
+        "# `python3.11 scripts/dev.py slow-tests` (pytest --durations on the service-less set);",
+        "# tests/conftest.py marks them `slow`, so `test --quick` leaves them out. Regenerated,",
+        "# not edited by hand.",
+    ]
+    SLOW_TESTS.write_text("\n".join([*header, *slow]) + "\n")
+    say(f"wrote {len(slow)} slow test(s) to {SLOW_TESTS.relative_to(ROOT)}")
+    return 0
 
 
 def command_test(pytest_args: list[str]) -> int:
@@ -552,6 +595,11 @@ def main(argv: list[str]) -> int:
     )
     commands.add_parser("lint", help="install, then ruff check and mypy")
     commands.add_parser(
+        "slow-tests",
+        help="measure the service-less tests (pytest --durations) and write tests/slow_tests.txt, "
+        "the `slow` set that `test --quick` leaves out",
+    )
+    commands.add_parser(
         "compose-smoke",
         help="build and run the compose stack for real and play through it "
         "(scripts/compose_smoke.py; needs root for Docker; further arguments go to it)",
@@ -577,6 +625,8 @@ def main(argv: list[str]) -> int:
         return command_screenshots()
     if args.command == "lint":
         return command_lint()
+    if args.command == "slow-tests":
+        return command_slow_tests()
     if args.command == "lock":
         return command_lock()
     parser.error(f"unknown command {args.command}")

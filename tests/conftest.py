@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+from pathlib import Path
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -110,27 +111,18 @@ def missing_service(item: pytest.Item) -> tuple[str, str] | None:
 # The modules whose tests run real solver searches, servers or threads for seconds each
 # (the largest summed durations of the suite's service-free part): marked `slow`, so that
 # `scripts/dev.py test --quick` leaves them out. CI runs everything.
-SLOW_MODULES = frozenset(
-    {
-        "tests/engine/test_native.py",
-        "tests/games/test_admin.py",
-        "tests/games/test_dailies_command.py",
-        "tests/games/test_dailies_prepare.py",
-        "tests/games/test_deal_verify.py",
-        "tests/games/test_embedded_beat.py",
-        "tests/games/test_fair_play.py",
-        "tests/leaderboards/test_live.py",
-        "tests/solver/test_child.py",
-        "tests/solver/test_cli.py",
-        "tests/solver/test_improve.py",
-        "tests/solver/test_solver.py",
-    }
+# The slow set, measured (`python3.11 scripts/dev.py slow-tests`): the test ids that took a
+# second or more; `test --quick` leaves them out.
+SLOW_TESTS = frozenset(
+    line.strip()
+    for line in (Path(__file__).parent / "slow_tests.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
 )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.nodeid.split("::", 1)[0] in SLOW_MODULES:
+        if item.nodeid in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 
 

@@ -132,3 +132,21 @@ def test_the_production_run_gives_its_workers_an_empty_metrics_folder(tmp_path: 
         assert made.is_dir() and list(made.iterdir()) == []
     finally:
         made.rmdir()
+
+
+def test_the_slow_set_is_read_from_the_measured_durations() -> None:
+    """`slow-tests` keeps the tests whose setup, call and teardown add up to a second."""
+    output = "\n".join(
+        [
+            "============================= slowest durations ==============================",
+            "0.80s call     tests/a_test.py::test_slow_in_two_parts",
+            "0.30s setup    tests/a_test.py::test_slow_in_two_parts",
+            "1.50s call     tests/b_test.py::test_slow[case-1]",
+            "0.90s call     tests/b_test.py::test_quick",
+            "(12 durations < 0.05s hidden.  Use -vv to show these durations.)",
+        ]
+    )
+    assert dev_script().slow_tests_from_durations(output) == [
+        "tests/a_test.py::test_slow_in_two_parts",
+        "tests/b_test.py::test_slow[case-1]",
+    ]

@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from tests.accounts.test_auth_api import PASSWORD, csrf_client
+from tests.accounts.support import PASSWORD, csrf_client
 from tests.factories import make_player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_throttles")]

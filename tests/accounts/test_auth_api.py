@@ -10,20 +10,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from tests.accounts.support import PASSWORD, csrf_client
 from tests.factories import make_player
 from tests.games.api_support import todays_challenge
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_throttles")]
-
-PASSWORD = "x-Long-pass-9"
-
-
-def csrf_client() -> tuple[Client, str]:
-    """A browser-like client that must send the CSRF token, and the token from auth/me/."""
-    client = Client(enforce_csrf_checks=True)
-    me = client.get("/api/v1/auth/me/")
-    assert me.status_code == 200 and me.json() == {"authenticated": False, "user": None}
-    return client, client.cookies["csrftoken"].value
 
 
 def test_signup_logs_the_session_in() -> None:

@@ -24,12 +24,12 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
 from django.test import Client
-from prometheus_client.parser import text_string_to_metric_families
 
 from config.asgi import application
 from core import metrics as core_metrics
 from games.models import Deal
 from games.services.deals import deal_create, deal_verify
+from tests.config.metrics_support import Samples, parse, value
 from tests.factories import make_player
 from tests.games.api_support import client_for, solution_of, todays_challenge
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_VARIANT
@@ -40,8 +40,6 @@ TOKEN = "metrics-test-token"
 ACTIONS_ROUTE = "api/v1/attempts/<int:attempt_id>/actions/"
 ORIGIN = (b"origin", b"http://localhost")
 BATCH = 10
-
-Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
 @pytest.fixture(autouse=True)
@@ -55,18 +53,6 @@ def scrape(client: Client | None = None) -> Samples:
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/plain; version=0.0.4")
     return parse(response.content.decode())
-
-
-def parse(text: str) -> Samples:
-    return {
-        (sample.name, frozenset(sample.labels.items())): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
 
 
 def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:

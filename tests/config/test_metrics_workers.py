@@ -18,7 +18,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from rest_framework.authtoken.models import Token
 from websockets.sync.client import connect
 
-from tests.config.test_metrics import Samples, parse, value
+from tests.config.metrics_support import Samples, parse, value
 from tests.config.test_shutdown import running_server
 from tests.factories import make_player
 from tests.games.api_support import solution_of, todays_challenge
