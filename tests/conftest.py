@@ -20,8 +20,8 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from pathlib import Path
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
