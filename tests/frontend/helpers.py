@@ -3,6 +3,7 @@ checking everything the browser received for hidden cards."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field
@@ -10,7 +11,9 @@ from typing import Any
 
 from playwright.sync_api import Page, Response, WebSocket, expect
 
-from tests.frontend.conftest import PASSWORD
+from tests.frontend.conftest import PASSWORD, Daily, close_connection, make_player
+from tests.games.conftest import QUICK_VARIANT
+from tests.shifted_clock import SHIFT_VARIABLE
 
 CARD_IN_JSON = re.compile(r'"[A2-9TJQK][SHDC]"')
 RANKS = {"A": "Ace", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
@@ -210,3 +213,57 @@ def fits_the_width(page: Page) -> None:
         "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
     )
     assert overflow <= 1, f"{page.url} scrolls sideways by {overflow}px"
+
+
+# --- games and days the browser tests set up -------------------------------------------
+
+
+def finished_games(daily: Daily, plan: dict[str, int | None]) -> dict[str, int]:
+    """For each player, a ranked attempt at the daily: None plays the whole solution (a
+    win), a number plays that many of its actions and resigns. Returns the attempt ids."""
+    from games.services.attempts import (
+        attempt_push_actions,
+        attempt_resign,
+        attempt_start_ranked,
+    )
+
+    ids = {}
+    for username, count in plan.items():
+        player = make_player(username)
+        attempt, _ = attempt_start_ranked(player=player, challenge_id=daily.challenge_id)
+        actions = daily.solution if count is None else daily.solution[:count]
+        if actions:
+            attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
+        if count is not None:
+            attempt_resign(attempt_id=attempt.pk, player=player)
+        ids[username] = attempt.pk
+    close_connection()
+    return ids
+
+
+def close_the_day(daily: Daily) -> None:
+    from django.utils import timezone
+
+    from games.models import DailyChallenge
+
+    yesterday = timezone.now().date() - dt.timedelta(days=1)
+    DailyChallenge.objects.filter(pk=daily.challenge_id).update(date=yesterday)
+    close_connection()
+
+
+def no_card_in_page_source(recorder: Recorder) -> None:
+    sources = page_sources(recorder)
+    assert sources
+    for source in sources:
+        assert '"tableau"' not in source and not CARD_IN_JSON.search(source)
+
+
+def embedded_server_env(shift: float) -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": "tests.frontend.clock_server_settings",
+        SHIFT_VARIABLE: str(shift),
+        "REDIS_URL": "",  # the embedded run: in-memory channel layer, its own beat
+        "DAILY_VARIANTS": QUICK_VARIANT,
+        "DAILY_DAYS_AHEAD": "2",
+        "PRACTICE_POOL_SIZE": "0",
+    }

@@ -10,8 +10,7 @@ import pytest
 
 from tests.frontend.a11y import assert_accessible, rule_outcomes
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, make_player
-from tests.frontend.helpers import open_play, sign_in, start
-from tests.frontend.test_pages import close_the_day, finished_games
+from tests.frontend.helpers import close_the_day, finished_games, open_play, sign_in, start
 
 pytestmark = [
     pytest.mark.browser,

@@ -19,11 +19,12 @@ from tests.frontend.helpers import (
     assert_no_hidden_cards,
     attempt,
     click_action,
+    close_the_day,
+    finished_games,
     hook_action,
     sign_in,
     wait_count,
 )
-from tests.frontend.test_pages import close_the_day, finished_games
 
 pytestmark = [
     pytest.mark.browser,

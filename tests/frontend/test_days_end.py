@@ -26,8 +26,7 @@ from tests.frontend.conftest import (
     start_server,
     stop_server,
 )
-from tests.frontend.helpers import attempt, sign_in, start
-from tests.frontend.test_home_rollover import embedded_server_env
+from tests.frontend.helpers import attempt, embedded_server_env, sign_in, start
 from tests.games.midnight_support import DAY, MIDNIGHT, at, daily_on, next_days_daily
 from tests.shifted_clock import shift_to, shifted_clock
 

@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
-from tests.frontend.helpers import fits_the_width, sign_in
-from tests.frontend.test_pages import finished_games
+from tests.frontend.helpers import finished_games, fits_the_width, sign_in
 
 pytestmark = [
     pytest.mark.browser,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import DESKTOP, close_connection, start_server, stop_server
-from tests.games.conftest import QUICK_VARIANT
+from tests.frontend.helpers import embedded_server_env
 from tests.games.midnight_support import (
     DAY,
     MIDNIGHT,
@@ -27,7 +27,7 @@ from tests.games.midnight_support import (
     daily_on,
     next_days_daily,
 )
-from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
+from tests.shifted_clock import shift_to, shifted_clock
 
 pytestmark = [
     pytest.mark.browser,
@@ -36,17 +36,6 @@ pytestmark = [
 
 SET_UP_SECONDS = 45.0  # two solver runs, the server's start, the first page load
 QUIET_AFTER_SECONDS = 4.0  # a second reload would come within this
-
-
-def embedded_server_env(shift: float) -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": "tests.frontend.clock_server_settings",
-        SHIFT_VARIABLE: str(shift),
-        "REDIS_URL": "",  # the embedded run: in-memory channel layer, its own beat
-        "DAILY_VARIANTS": QUICK_VARIANT,
-        "DAILY_DAYS_AHEAD": "2",
-        "PRACTICE_POOL_SIZE": "0",
-    }
 
 
 def test_the_home_page_reloads_once_when_the_servers_date_changes(

@@ -12,8 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.frontend.a11y import assert_accessible
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
-from tests.frontend.helpers import Recorder, assert_no_hidden_cards, sign_in
-from tests.frontend.test_pages import finished_games
+from tests.frontend.helpers import Recorder, assert_no_hidden_cards, finished_games, sign_in
 
 pytestmark = [
     pytest.mark.browser,

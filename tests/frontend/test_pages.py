@@ -19,11 +19,12 @@ from tests.frontend.conftest import (
     make_player,
 )
 from tests.frontend.helpers import (
-    CARD_IN_JSON,
     MOVE,
     Recorder,
+    close_the_day,
+    finished_games,
     fits_the_width,
-    page_sources,
+    no_card_in_page_source,
     sign_in,
 )
 
@@ -31,46 +32,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-def finished_games(daily: Daily, plan: dict[str, int | None]) -> dict[str, int]:
-    """For each player, a ranked attempt at the daily: None plays the whole solution (a
-    win), a number plays that many of its actions and resigns. Returns the attempt ids."""
-    from games.services.attempts import (
-        attempt_push_actions,
-        attempt_resign,
-        attempt_start_ranked,
-    )
-
-    ids = {}
-    for username, count in plan.items():
-        player = make_player(username)
-        attempt, _ = attempt_start_ranked(player=player, challenge_id=daily.challenge_id)
-        actions = daily.solution if count is None else daily.solution[:count]
-        if actions:
-            attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
-        if count is not None:
-            attempt_resign(attempt_id=attempt.pk, player=player)
-        ids[username] = attempt.pk
-    close_connection()
-    return ids
-
-
-def close_the_day(daily: Daily) -> None:
-    from django.utils import timezone
-
-    from games.models import DailyChallenge
-
-    yesterday = timezone.now().date() - dt.timedelta(days=1)
-    DailyChallenge.objects.filter(pk=daily.challenge_id).update(date=yesterday)
-    close_connection()
-
-
-def no_card_in_page_source(recorder: Recorder) -> None:
-    sources = page_sources(recorder)
-    assert sources
-    for source in sources:
-        assert '"tableau"' not in source and not CARD_IN_JSON.search(source)
 
 
 def test_a_closed_days_replays_show_the_deal_the_solution_and_every_game(

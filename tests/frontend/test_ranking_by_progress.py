@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection
-from tests.frontend.helpers import sign_in
-from tests.frontend.test_pages import close_the_day, finished_games
+from tests.frontend.helpers import close_the_day, finished_games, sign_in
 
 pytestmark = [
     pytest.mark.browser,

@@ -10,8 +10,14 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server
-from tests.frontend.helpers import Recorder, card_label, sign_in
-from tests.frontend.test_pages import close_the_day, finished_games, no_card_in_page_source
+from tests.frontend.helpers import (
+    Recorder,
+    card_label,
+    close_the_day,
+    finished_games,
+    no_card_in_page_source,
+    sign_in,
+)
 
 pytestmark = [
     pytest.mark.browser,

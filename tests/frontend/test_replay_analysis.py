@@ -22,8 +22,7 @@ from tests.frontend.conftest import (
     stop_server,
     wait_for_server_sessions_to_end,
 )
-from tests.frontend.helpers import sign_in
-from tests.frontend.test_pages import close_the_day
+from tests.frontend.helpers import close_the_day, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
