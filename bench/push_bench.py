@@ -14,7 +14,8 @@ is the local one's (well under a millisecond): on the real ones the time is thei
 
 `paint` serves the site (uvicorn on a fresh SQLite file) and opens the home page in
 Chromium once to install the worker, then times the first contentful paint of repeat
-visits with the worker, and the same with service workers blocked.
+visits with the worker, and the same with service workers blocked: on the loopback, and
+with a phone's round trip emulated on the page's requests (DevTools' network conditions).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import datetime as dt
 import json
 import multiprocessing
 import os
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -158,20 +161,24 @@ def command_send(args: argparse.Namespace) -> None:
         push.join()
 
 
-def first_paints(base: str, visits: int, block: bool, profile: Path) -> list[float]:
+def first_paints(base: str, visits: int, block: bool, profile: Path, latency: float) -> list[float]:
     from playwright.sync_api import sync_playwright
-
-    from tests.frontend.conftest import CHROMIUM_ARGS, chromium_path
 
     paints = []
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             profile,
-            executable_path=chromium_path(),
-            args=CHROMIUM_ARGS,
+            executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
             service_workers="block" if block else "allow",
         )
         page = context.pages[0] if context.pages else context.new_page()
+        if latency:
+            # A phone's network: every request the page makes waits this long each way.
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            conditions = {"offline": False, "latency": latency, "downloadThroughput": -1}
+            cdp.send("Network.emulateNetworkConditions", {**conditions, "uploadThroughput": -1})
         page.goto(f"{base}/")
         if not block:
             page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -189,14 +196,14 @@ def first_paints(base: str, visits: int, block: bool, profile: Path) -> list[flo
 
 
 def command_paint(args: argparse.Namespace) -> None:
-    from tests.frontend.conftest import free_port
-
     folder = Path(tempfile.mkdtemp(prefix="paint-bench-"))
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{folder}/paint.sqlite3", REDIS_URL="",
                DEBUG="true", LOG_LEVEL="WARNING")  # fmt: skip
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)  # fmt: skip
-    port = free_port()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
          "--lifespan", "off", "--no-access-log", "--log-level", "warning"],
@@ -210,15 +217,18 @@ def command_paint(args: argparse.Namespace) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        with_worker = first_paints(base, args.visits, False, folder / "with")
-        without = first_paints(base, args.visits, True, folder / "without")
+        for latency in args.latency:
+            for name, block in (("with", False), ("without", True)):
+                profile = folder / f"{name}-{latency:.0f}"
+                paints = first_paints(base, args.visits, block, profile, latency)
+                print(
+                    f"latency {latency:.0f} ms: repeat visit's first contentful paint {name} "
+                    f"the worker: median {statistics.median(paints):.0f} ms, "
+                    f"min {min(paints):.0f}, max {max(paints):.0f} ({len(paints)} visits)"
+                )
     finally:
         server.terminate()
         server.wait(timeout=10)
-    for name, paints in (("with the worker", with_worker), ("without", without)):
-        print(f"repeat visit's first contentful paint {name}: median "
-              f"{statistics.median(paints):.0f} ms, min {min(paints):.0f}, max {max(paints):.0f} "
-              f"({len(paints)} visits)")  # fmt: skip
 
 
 def main() -> None:
@@ -229,6 +239,10 @@ def main() -> None:
     send.add_argument("--database-url", default="")
     paint = commands.add_parser("paint")
     paint.add_argument("--visits", type=int, default=10)
+    paint.add_argument(
+        "--latency", type=float, nargs="+", default=[0.0, 150.0],
+        help="emulated round trip(s) of the page's requests, ms (0: this machine's loopback)",
+    )  # fmt: skip
     args = parser.parse_args()
     {"send": command_send, "paint": command_paint}[args.command](args)
 

@@ -1,9 +1,11 @@
 // Astrocyte Daily's service worker (frontend/app_shell.py serves it from the site's root).
-// The static shell comes from the cache, so that a repeat visit draws without the network:
-// pages are fetched from the network first and kept as last fetched (the cached copy, or
-// the offline page, when the network is down); the client's static files come from the
-// cache. API answers, the admin and WebSockets always go to the network and are never
-// kept: the server stays the only source of a position.
+// The static shell comes from the cache, so that a repeat visit draws without waiting for
+// the network: a page opened before is drawn as last fetched while the network's copy
+// replaces it for the next visit (a page never opened comes from the network, or is the
+// offline page when there is none); the client's static files come from the cache. Pages
+// carry no game data (every page asks the API for it). API answers, the admin and
+// WebSockets always go to the network and are never kept: the server stays the only
+// source of a position.
 // It also shows the reminders the server pushes (notifications/) and opens their page.
 "use strict";
 
@@ -40,23 +42,31 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (NETWORK_ONLY.some((prefix) => url.pathname.startsWith(prefix))) return;
   if (request.mode === "navigate") {
-    event.respondWith(page(request));
+    event.respondWith(page(event));
   } else if (url.pathname.startsWith(new URL(STATIC_PREFIX, self.location.origin).pathname)) {
     event.respondWith(staticFile(request));
   }
 });
 
-async function page(request) {
+async function page(event) {
+  const request = event.request;
   const cache = await caches.open(CACHE);
-  try {
-    const answer = await fetch(request);
+  const fresh = fetch(request).then(async (answer) => {
     if (answer.ok && !answer.redirected && answer.type === "basic") {
       await cache.put(request, answer.clone());
     }
     return answer;
+  });
+  // The address whole: a page's query can change its HTML (the log-in page's `next`).
+  const kept = await cache.match(request);
+  if (kept) {
+    event.waitUntil(fresh.catch(() => null)); // offline: the kept copy is all there is
+    return kept;
+  }
+  try {
+    return await fresh;
   } catch (error) {
-    const kept = await cache.match(request, { ignoreSearch: true });
-    return kept || (await cache.match(OFFLINE)) || Response.error();
+    return (await cache.match(OFFLINE)) || Response.error();
   }
 }
 
