@@ -42,7 +42,7 @@ def profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]:
             tmp_path / "profile",
             executable_path=chromium_path(),
             args=CHROMIUM_ARGS,
-            viewport=PHONE,
+            viewport={"width": PHONE["width"], "height": PHONE["height"]},
         )
         try:
             yield context

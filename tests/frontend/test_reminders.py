@@ -60,9 +60,11 @@ def profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]:
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            tmp_path / "profile", executable_path=chromium_path(), args=CHROMIUM_ARGS,
-            viewport=DESKTOP,
-        )  # fmt: skip
+            tmp_path / "profile",
+            executable_path=chromium_path(),
+            args=CHROMIUM_ARGS,
+            viewport={"width": DESKTOP["width"], "height": DESKTOP["height"]},
+        )
         try:
             yield context
         finally:
