@@ -9,7 +9,7 @@ loading the row again (its ``player`` is loaded when the service had it at hand)
 
 from django.dispatch import Signal
 
-attempt_progressed = Signal()  # a ranked start, a run completed or a deal made: live progress
+attempt_progressed = Signal()  # a ranked start or an accepted batch of actions: live progress
 attempt_finished = Signal()  # won, resigned, or closed with the day: new ranks
 attempt_voided = Signal()  # an admin voided it: it leaves the boards
 attempt_played = Signal()  # a race's attempt accepted a batch of actions (rooms push progress)

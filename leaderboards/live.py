@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 BOARD_WINDOW_SECONDS = 0.25
 # Progress rows of a window go out together: a watcher's messages do not grow with the
 # number of players (each push costs every watcher's socket a frame).
-PROGRESS_WINDOW_SECONDS = 2.0
+PROGRESS_WINDOW_SECONDS = 1.0
 # A process hands its players' progress rows to the shared buffer together, this often.
 PROGRESS_GATHER_SECONDS = 0.05
 DRAIN_LATE_SECONDS = 1.0

@@ -1,4 +1,4 @@
-"""The live room: ``ws/rooms/<code>/``.
+"""The live room, ``ws/rooms/<code>/``, and the live list of rooms, ``ws/rooms/``.
 
 Only the server sends. On connect a ``room`` message (the room as ``GET rooms/<code>/``
 shows it to everyone: seats, ready marks, status, the start signal and the time limit on
@@ -7,6 +7,10 @@ taken or left, a ready mark, the start, the end) and ``progress`` after every ac
 batch of a racer's actions (counts only: cards home, runs completed, deals left, action
 count, finished or resigned; never a card). The client may only send
 ``{"type": "ping"}`` (answered ``{"type": "pong"}``).
+
+The list (``LobbyConsumer``): on connect and after every change to a public room (opened,
+a seat taken or left, started, closed) a ``rooms`` message: ``{"type": "rooms", "rooms":
+[...]}``, the public rooms taking seats as ``GET rooms/`` lists them.
 
 Close codes: 4400 anything but a ping; 4404 no such room; 4503 live updates unavailable.
 """
@@ -84,4 +88,38 @@ class RoomConsumer(GroupMember):
         await self.send(text_data=event["text"])
 
     async def room_progress(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])
+
+
+class LobbyConsumer(GroupMember):
+    """The room list's watcher: the public rooms taking seats, then the list again after
+    every change to one of them."""
+
+    async def connect(self) -> None:
+        broadcast.register_consumer_loop()
+        await self.accept()
+        try:
+            # Joined before the list is read: no change committed after the read is missed.
+            await self.join_groups([selectors.LOBBY_GROUP])
+        except Exception as error:
+            log.warning("watcher of the room list closed 4503: %r", error)
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        rooms = await database_sync_to_async(selectors.lobby_payload)()
+        await self.send(text_data=json.dumps(rooms))
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_groups()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is not None and len(text_data) <= MAX_FRAME_CHARS:
+            try:
+                if json.loads(text_data) == {"type": "ping"}:
+                    await self.send(text_data='{"type": "pong"}')
+                    return
+            except (ValueError, RecursionError):
+                pass
+        await self.close(code=CLOSE_BAD_MESSAGE)
+
+    async def rooms_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])

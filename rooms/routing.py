@@ -2,8 +2,9 @@
 
 from django.urls import URLPattern, path
 
-from rooms.consumers import RoomConsumer
+from rooms.consumers import LobbyConsumer, RoomConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
+    path("ws/rooms/", LobbyConsumer.as_asgi()),
     path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
 ]

@@ -18,6 +18,9 @@ from rooms.models import Room, Seat
 LIST_LIMIT = 50
 
 
+LOBBY_GROUP = "rooms_lobby"  # the channel-layer group of the room list's watchers
+
+
 def group_name(code: str) -> str:
     """The channel-layer group of a room's watchers."""
     return f"room_{code}"
@@ -121,6 +124,16 @@ def rooms_open(limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
         }
         for room in rooms
     ]
+
+
+def lobby_payload() -> dict[str, Any]:
+    """What the room list's watchers get (ws/rooms/): the public rooms taking seats, as
+    ``GET rooms/`` lists them."""
+    rooms = [
+        {**row, "created_at": row["created_at"].isoformat().replace("+00:00", "Z")}
+        for row in rooms_open()
+    ]
+    return {"type": "rooms", "rooms": rooms}
 
 
 def room_results(room: Room) -> list[dict[str, Any]]:

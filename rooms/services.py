@@ -34,17 +34,20 @@ from rooms.errors import (
     TooFewRacersError,
 )
 from rooms.models import COUNTDOWN_SECONDS, Room, Seat
-from rooms.selectors import group_name, room_public
+from rooms.selectors import LOBBY_GROUP, group_name, lobby_payload, room_public
 
 log = logging.getLogger(__name__)
 
 
 def _push_room_on_commit(room_id: int) -> None:
-    """After the commit, every watcher gets the room as committed (no card in it)."""
+    """After the commit, every watcher gets the room as committed (no card in it), and the
+    room list's watchers the list, when the room is public (it may have joined or left it)."""
 
     def push() -> None:
         room = Room.objects.select_related("host").get(pk=room_id)
         broadcast(group_name(room.code), "room.update", room_public(room))
+        if room.public:
+            broadcast(LOBBY_GROUP, "rooms.update", lobby_payload())
 
     transaction.on_commit(push)
 
@@ -83,6 +86,7 @@ def room_create(
             time_limit_minutes=time_limit_minutes,
         )
         Seat.objects.create(room=room, player=host)
+        _push_room_on_commit(room.pk)
     log.info("room %s opened (%s, %s seats)", room.code, variant, seats)
     return room
 

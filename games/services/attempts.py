@@ -372,8 +372,9 @@ def _apply_batch(attempt: Attempt, batch: Batch, actions: list[str], now: dt.dat
 
 
 def _announce_batch(attempt: Attempt, batch: Batch) -> None:
-    if batch.progressed:
-        _send_on_commit(attempt_progressed, attempt)
+    # Every accepted batch: watchers see the action count, not only deals and runs home
+    # (the live side pushes once per challenge and window, whatever the rate of batches).
+    _send_on_commit(attempt_progressed, attempt)
     if attempt.is_race:
         _send_on_commit(attempt_played, attempt)
 

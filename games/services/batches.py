@@ -66,7 +66,6 @@ class Batch:
     offset: int  # the log's length after the batch
     elapsed: float  # the server time of the batch
     revealed: list[dict[str, str]] = field(default_factory=list)
-    progressed: bool = False  # it dealt or sent a run home: a live push is due
     retry: bool = False  # the batch was stored already: nothing to write
 
     @property
@@ -134,7 +133,6 @@ def _played(
         except engine.MoveError as error:
             raise refusal(error.at(offset + i)) from None
         batch.revealed += played.revealed_texts()
-        batch.progressed = batch.progressed or played.move.is_deal or played.runs_home > 0
     return batch
 
 

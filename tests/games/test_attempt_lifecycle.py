@@ -203,7 +203,11 @@ def test_signals_follow_the_commit(django_capture_on_commit_callbacks: Any, sign
         attempt_push_actions(
             attempt_id=attempt.pk, player=player, offset=0, actions=solution[:first_deal]
         )
-    assert callbacks == [] and signals == []  # no deal, no run: nothing to tell
+    assert signals == []  # plain moves are told too (the action count), after the commit
+    for callback in callbacks:
+        callback()
+    assert signals == [("progressed", {"attempt_id": attempt.pk, "challenge_id": challenge.pk})]
+    signals.clear()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         attempt_push_actions(
             attempt_id=attempt.pk, player=player, offset=first_deal, actions=["deal"]

@@ -205,6 +205,33 @@ async def test_a_ranked_start_shows_the_new_player_among_those_playing() -> None
     await communicator.disconnect()
 
 
+async def test_every_accepted_move_reaches_the_players_list_within_the_window() -> None:
+    """Not only deals and runs home: a plain move's action count is pushed too (with the
+    challenge's next progress window), so "Playing now" matches the player's count."""
+    from games.services.attempts import attempt_push_actions, attempt_start_ranked
+    from tests.games.api_support import solution_of, todays_challenge
+
+    challenge = await db(todays_challenge)()
+    moves = await db(lambda: solution_of(challenge.deal))()
+    plain = moves[: min(3, moves.index("deal"))]
+    dora = await db(make_player)("dora")
+    attempt, _ = await db(attempt_start_ranked)(player=dora, challenge_id=challenge.pk)
+    communicator, _ = await watch(challenge.pk)
+
+    await db(attempt_push_actions)(attempt_id=attempt.pk, player=dora, offset=0, actions=plain)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + live.PROGRESS_WINDOW_SECONDS + 4
+    seen: list[int] = []
+    while len(plain) not in seen:
+        pushed = await next_of(communicator, "progress", timeout=deadline - loop.time())
+        seen += [
+            row["action_count"] for row in pushed["players"] if row["attempt_id"] == attempt.pk
+        ]
+    (row,) = [row for row in pushed["players"] if row["attempt_id"] == attempt.pk]
+    assert row["deals_left"] == 5 and row["finished"] is False
+    await communicator.disconnect()
+
+
 async def test_voiding_an_open_attempt_takes_it_off_the_players_list() -> None:
     challenge = await db(make_challenge)()
     cheat, fair = await db(make_player)("cheat"), await db(make_player)("fair")

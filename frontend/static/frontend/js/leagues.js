@@ -1,7 +1,8 @@
-// League pages: my leagues (and a new one), one league (today's boards, all-time, members,
+// League pages: my leagues (and a new one), one league (today's boards, live; all-time, members,
 // invite link, the owner's tools), and the page of an invite link. Everything from the
 // leagues API; a league that is not yours is "not found", as the API answers.
 import { api, el, errorMessage, formatSeconds, me, progressText, VARIANT_NAMES } from "./api.js";
+import { connectLive, PlayingSet } from "./live.js";
 
 const root = document.getElementById("leaguepage");
 const $ = (id) => document.getElementById(id);
@@ -93,19 +94,70 @@ function boardTable(caption, rows, username, faceDown = null) {
       : [el("tr", {}, el("td", { colspan: "6", text: "No member has finished yet." }))])));
 }
 
+// Today's boards of the league, live: each follows the league's feed of its challenge
+// (ws/challenges/<id>/leagues/<league>/): the board and counts on every board push, who is
+// playing (runs, cards turned up, actions, deals left) on every progress push.
+const liveFeeds = [];
+const LIVE_STATES = { connecting: "Live: connecting…", open: "Live", retrying: "Live: reconnecting…", closed: "Live updates unavailable" };
+
+function playingItems(playing, faceDown) {
+  const rows = playing.list();
+  return rows.length ? rows.map((row) => el("li", { "data-player": row.username },
+    el("b", { text: row.username }),
+    ` ${progressText(row, faceDown)} · ${row.action_count} actions · ${row.deals_left} ${row.deals_left === 1 ? "deal" : "deals"} left`))
+    : [el("li", { text: "No member is playing right now." })];
+}
+
+function liveBoard(data, username) {
+  const challenge = data.challenge;
+  const name = VARIANT_NAMES[challenge.variant] || challenge.variant;
+  const caption = `${name} · ${challenge.date}`;
+  const faceDown = challenge.face_down_dealt;
+  const table = el("div", { class: "table-scroll" }, boardTable(caption, data.top, username, faceDown));
+  const counts = el("p", { class: "board-counts" });
+  const state = el("p", { class: "live-state", text: LIVE_STATES.connecting });
+  const list = el("ul", { class: "playing" });
+  const playing = new PlayingSet();
+  let finished = data.counts.finished;
+  let me = data.me;
+  const drawCounts = () => {
+    const mine = me ? `Your rank in the league: ${me.rank} of ${finished}.` : "";
+    counts.replaceChildren(`${finished} finished · ${playing.count} playing now. ${mine} `,
+      el("a", { href: `/play/${challenge.id}/?league=${leagueId}`, text: `Play ${name} and watch the league live` }));
+  };
+  playing.apply({ type: "snapshot", playing: [], counts: data.counts });
+  drawCounts();
+  list.replaceChildren(...playingItems(playing, faceDown));
+  liveFeeds.push(connectLive(challenge.id, {
+    leagueId,
+    onMessage(message) {
+      if (message.type === "snapshot" || message.type === "board") {
+        table.replaceChildren(boardTable(caption, message.top, username, faceDown));
+        finished = message.counts.finished;
+        if ("me" in message) me = message.me;
+      }
+      if (message.type === "snapshot" || message.type === "board" || message.type === "progress") {
+        playing.apply(message);
+        drawCounts();
+        list.replaceChildren(...playingItems(playing, faceDown));
+      }
+    },
+    onState(how) {
+      state.dataset.state = how;
+      state.textContent = LIVE_STATES[how] || "";
+    },
+  }));
+  return el("div", { class: "league-board", "data-challenge": String(challenge.id) },
+    state, table, counts, el("h3", { text: `${name}: playing now` }), list);
+}
+
 async function loadTodayBoards(username) {
   const today = await api("GET", "challenges/today/");
   if (!today.ok) return;
   const boards = await Promise.all(today.data.challenges.map((c) =>
     api("GET", `leagues/${leagueId}/challenges/${c.id}/`)));
-  const sections = boards.filter((answer) => answer.ok).map(({ data }) => {
-    const name = VARIANT_NAMES[data.challenge.variant] || data.challenge.variant;
-    const mine = data.me ? `Your rank in the league: ${data.me.rank} of ${data.counts.finished}.` : "";
-    return el("div", { class: "league-board", "data-challenge": String(data.challenge.id) },
-      boardTable(`${name} · ${data.challenge.date}`, data.top, username, data.challenge.face_down_dealt),
-      el("p", {}, `${data.counts.finished} finished · ${data.counts.playing} playing now. ${mine} `,
-        el("a", { href: `/play/${data.challenge.id}/?league=${leagueId}`, text: `Play ${name} and watch the league live` })));
-  });
+  liveFeeds.splice(0).forEach((feed) => feed.close());
+  const sections = boards.filter((answer) => answer.ok).map(({ data }) => liveBoard(data, username));
   $("today-boards").replaceChildren(...(sections.length ? sections : [el("p", { text: "No daily today." })]));
 }
 
