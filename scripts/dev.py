@@ -60,6 +60,7 @@ DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 SCREENSHOT_TESTS = (
     "tests/frontend/test_astrocyte.py::test_astrocyte_layout_first_moves_with_a_cell_and_screenshots",
     "tests/frontend/test_play.py::test_screenshots_of_the_board_on_a_desktop_and_a_phone",
+    "tests/frontend/test_game_end.py",
 )
 
 

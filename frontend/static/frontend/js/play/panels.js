@@ -136,10 +136,12 @@ function renderStats(screen) {
     el("dl", { class: "stats-numbers" }, ...screen.numbers.flatMap(([name, value]) =>
       [el("div", {}, el("dd", { text: String(value) }), el("dt", { text: name }))])),
     el("h4", { text: "How your games ended" }),
-    el("ol", { class: "stats-bars" }, ...screen.bars.map((bar) => el("li", { class: bar.mine ? "mine" : null },
-      el("span", { class: "bar-label", text: bar.label }),
-      el("span", { class: "bar", style: `width: ${Math.max(8, Math.round((100 * bar.count) / most))}%`,
-        "aria-label": `${bar.label}: ${bar.count}${bar.mine ? " (this game)" : ""}`, text: String(bar.count) })))));
+    el("ol", { class: "stats-bars" }, ...screen.bars.map((bar) => el("li",
+      { class: bar.mine ? "mine" : null, "aria-label": `${bar.label}: ${bar.count}${bar.mine ? " (this game)" : ""}` },
+      el("span", { class: "bar-label", "aria-hidden": "true", text: bar.label }),
+      el("span", { class: "bar-track", "aria-hidden": "true" },
+        el("span", { class: "bar", style: `width: ${Math.round((100 * bar.count) / most)}%` })),
+      el("span", { class: "bar-count", "aria-hidden": "true", text: String(bar.count) })))));
 }
 
 export function renderResult($, { attempt, scoreParts, rank, wouldRank, stats = null, rating = null, boardSize = null }) {
