@@ -32,6 +32,7 @@ from notifications.reminders import FINDERS, Reminder
 log = logging.getLogger(__name__)
 
 BATCH = 500
+KEEP_SENT_ROWS = dt.timedelta(days=2)
 PUSH_THREADS = 16  # pushes in flight at once: the time is the push services' round trips
 
 
@@ -135,6 +136,8 @@ def send_reminders(
         log.info("reminders: no VAPID key, nothing sent")
         return {}
     now = now or timezone.now()
+    # The once-a-day rows of days gone by are no longer asked about.
+    ReminderSent.objects.filter(day__lt=now.date() - KEEP_SENT_ROWS).delete()
     done: dict[str, dict[str, int]] = {}
     pusher = Pusher()
     try:

@@ -71,6 +71,9 @@ def test_the_deal_ready_reminder_arrives_encrypted_and_signed_once_a_day(
     assert send_reminders(later, only(Kind.DEAL_READY))["deal_ready"] == {}
     assert len(push_service.received) == 1
     assert ReminderSent.objects.filter(player=alice, kind="deal_ready").count() == 1
+    # Two days on, the row has been forgotten (only today's and yesterday's are asked about).
+    send_reminders(MORNING + dt.timedelta(days=3), only(Kind.DEAL_READY))
+    assert not ReminderSent.objects.filter(player=alice, day=MORNING.date()).exists()
 
 
 def test_no_reminder_before_the_day_has_a_playable_deal(push_service: PushService) -> None:
