@@ -247,11 +247,20 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     ),
     "THROTTLE_HINTS": Variable(
         "20/min",
-        "Hint requests allowed per player.",
+        "Autocomplete and analysis requests allowed per player.",
+    ),
+    "THROTTLE_PRACTICE_HINTS": Variable(
+        "120/min",
+        "Hint requests allowed per player: twice what a player asking one a second would, so "
+        "only a program meets it (a game's hints are bounded by HINTS_PER_GAME).",
     ),
     "ACTIONS_MAX_BATCH": Variable(
         200,
         "Most actions accepted in one post.",
+    ),
+    "HINTS_PER_GAME": Variable(
+        100,
+        "Hints one practice game may have; the next ask answers 409 hint_budget_spent.",
     ),
     "HINT_SECONDS": Variable(
         5.0,

@@ -259,6 +259,7 @@ REST_FRAMEWORK = {
         "login": setting("THROTTLE_LOGIN"),
         "actions": setting("THROTTLE_ACTIONS"),
         "hints": setting("THROTTLE_HINTS"),
+        "practice_hints": setting("THROTTLE_PRACTICE_HINTS"),
         # /admin/login/ (accounts/admin_login.py): per address and, apart, per username.
         "admin_login": setting("THROTTLE_ADMIN_LOGIN"),
     },
@@ -361,6 +362,7 @@ CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
 
 # --- attempts -----------------------------------------------------------------
 ACTIONS_MAX_BATCH: int = setting("ACTIONS_MAX_BATCH")
+HINTS_PER_GAME: int = setting("HINTS_PER_GAME")
 HINT_SECONDS: float = setting("HINT_SECONDS")
 HINT_SOLVES_PER_PROCESS: int = setting("HINT_SOLVES_PER_PROCESS")
 # With workers, a hint waiting for one holds an HTTP thread: this many at once per process.

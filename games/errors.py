@@ -81,6 +81,13 @@ class HintsNotAllowedError(GamesError):
     http_status = 403
 
 
+class HintBudgetSpentError(GamesError):
+    """The practice game has had its HINTS_PER_GAME hints."""
+
+    code = "hint_budget_spent"
+    http_status = 409
+
+
 class HintsBusyError(GamesError):
     """Every hint search slot of this server process is taken."""
 

@@ -154,6 +154,8 @@ class Attempt(models.Model):
     # the runs home, the progress by which a game not won ranks (docs/rules.md).
     cards_turned_up = models.PositiveSmallIntegerField(default=0)
     deals_left = models.PositiveSmallIntegerField(default=5)
+    # Hints answered in this (practice) game: at most HINTS_PER_GAME (games/services/hints.py).
+    hints_used = models.PositiveSmallIntegerField(default=0)
 
     # A race's attempt (rooms): no action before ``started_at`` (the race's start signal) nor
     # after ``play_until`` (its time limit: the attempt is then resigned where it stands), no

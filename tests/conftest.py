@@ -178,6 +178,7 @@ GENEROUS_RATES = {
     "login": "1000/min",
     "actions": "10000/min",
     "hints": "1000/min",
+    "practice_hints": "1000/min",
 }
 
 

@@ -124,18 +124,20 @@ class AttemptHintApi(APIView):
     """The first action of a winning line from here (practice attempts only).
 
     From the deal's solution or an earlier hint's line while the player follows one, else
-    from the solver within ``HINT_SECONDS``.
+    from the solver within ``HINT_SECONDS``. A game has ``HINTS_PER_GAME`` hints; the rate
+    limit (``practice_hints``) is one that only a program asking without pause meets.
     """
 
     permission_classes = SIGNED_IN
     throttle_classes = SCOPED
-    throttle_scope = "hints"
+    throttle_scope = "practice_hints"
 
     class OutputSerializer(serializers.Serializer[Any]):
         action = serializers.CharField(allow_null=True, help_text="null: no hint found.")
         status = serializers.ChoiceField(choices=["solved", "unsolvable", "unknown"])
         moves_to_win = serializers.IntegerField(allow_null=True)
         message = serializers.CharField()
+        hints_left = serializers.IntegerField(help_text="Hints this game may still have.")
 
         class Meta:
             ref_name = "AttemptHint"
@@ -147,7 +149,10 @@ class AttemptHintApi(APIView):
             401: UNAUTHENTICATED,
             403: error_response("hints_not_allowed: ranked attempts get no hints."),
             404: NOT_FOUND,
-            409: OVER,
+            409: error_response(
+                "attempt_over: the attempt is over; hint_budget_spent: this game has had "
+                "its HINTS_PER_GAME hints (details.hints_per_game)."
+            ),
             429: THROTTLED,
             503: error_response(
                 "hints_busy: this server's hint searches are all taken; ask again shortly."

@@ -32,11 +32,17 @@ from celery.exceptions import TaskRevokedError
 from celery.exceptions import TimeoutError as CeleryTimeoutError
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import F
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import RedisError
 
 from games import solver
-from games.errors import AttemptOverError, HintsBusyError, HintsNotAllowedError
+from games.errors import (
+    AttemptOverError,
+    HintBudgetSpentError,
+    HintsBusyError,
+    HintsNotAllowedError,
+)
 from games.models import Attempt
 from games.selectors import attempt_board
 
@@ -111,13 +117,36 @@ def _answer(action: str, moves_to_win: int) -> dict[str, Any]:
 
 
 def attempt_hint(attempt: Attempt) -> dict[str, Any]:
-    """The first action of a winning line from the current position (practice only)."""
+    """The first action of a winning line from the current position (practice only), and
+    ``hints_left``: a game has ``HINTS_PER_GAME`` hints (an answered hint counts, one that
+    fails with 503 does not); the next ask is refused in plain words."""
     if attempt.kind != Attempt.Kind.PRACTICE:
         raise HintsNotAllowedError("Hints are for practice attempts only, not ranked ones.")
     if attempt.is_race:
         raise HintsNotAllowedError("No hints in a race: every racer plays on their own.")
     if attempt.is_over:
         raise AttemptOverError("This attempt is over: no more hints.")
+    budget = settings.HINTS_PER_GAME
+    if attempt.hints_used >= budget:
+        raise _budget_spent(budget)
+    hint = _next_action(attempt)
+    # Counted only if still under the budget (two asks at once cannot both take the last).
+    counted = Attempt.objects.filter(pk=attempt.pk, hints_used__lt=budget).update(
+        hints_used=F("hints_used") + 1
+    )
+    if not counted:
+        raise _budget_spent(budget)
+    attempt.refresh_from_db(fields=["hints_used"])
+    return {**hint, "hints_left": budget - attempt.hints_used}
+
+
+def _budget_spent(budget: int) -> HintBudgetSpentError:
+    return HintBudgetSpentError(
+        f"You have used this game's {budget} hints.", details={"hints_per_game": budget}
+    )
+
+
+def _next_action(attempt: Attempt) -> dict[str, Any]:
     log = [str(action) for action in attempt.log]
     for line in (_remembered_line(attempt), {"offset": 0, "moves": attempt.deal.solution}):
         found = _next_on(line, log)

@@ -126,13 +126,16 @@ async function askHint() {
   try {
     const answer = await api("GET", `attempts/${S.attempt.id}/hint/`);
     if (!answer.ok) {
-      say(errorMessage(answer), "error"); // 503 hints_busy too: the server's words
+      // 503 hints_busy and 409 hint_budget_spent: the server's words; a 429 (a rate only a
+      // program asking without pause meets) in plain words.
+      say(answer.status === 429 ? "Hints are coming too fast: wait a moment, then ask again." : errorMessage(answer), "error");
       return;
     }
-    const { action, message } = answer.data;
+    const { action, message, hints_left: left } = answer.data;
     S.hint = action ? hintMark(action) : null;
-    if (action) say(hintText(game.view(), action, message));
-    else say(message, "error");
+    const leftText = left <= 10 ? ` ${left} ${left === 1 ? "hint" : "hints"} left in this game.` : "";
+    if (action) say(`${hintText(game.view(), action, message)}${leftText}`);
+    else say(`${message}${leftText}`, "error");
   } catch {
     say("No connection: no hint. Try again.", "error");
   } finally {
