@@ -170,3 +170,57 @@ def test_eight_racers_start_together_and_see_each_other_finish(
         assert first.get_attribute("data-racer") == names[1]
     for page in pages:
         page.context.close()
+
+
+def test_at_the_races_time_limit_the_game_stops_and_the_results_show(
+    asgi_server: Server, browser: Any
+) -> None:
+    """A race's time limit on an open page: the time left counts down, then the clock stops,
+    no more actions are offered and, once the server has ended the race (as the beat does),
+    the results show without a reload."""
+    import datetime as dt
+
+    from django.test import Client
+    from django.utils import timezone
+
+    from games.models import Attempt
+    from rooms.models import Room
+    from rooms.services import rooms_tidy
+    from tests.rooms.conftest import started_room
+
+    practice_deal()
+    players = [make_player(name) for name in ("tia", "uma")]
+    clients = []
+    for player in players:
+        client = Client()
+        client.force_login(player)
+        clients.append(client)
+    code = started_room(clients)["code"]
+    # The race began a moment ago and its time runs out within seconds (a short limit set
+    # on the row: the API's least is a minute).
+    now = timezone.now()
+    ends = now + dt.timedelta(seconds=8)
+    Room.objects.filter(code=code).update(starts_at=now - dt.timedelta(seconds=1), ends_at=ends)
+    Attempt.objects.filter(seat__room__code=code).update(
+        started_at=now - dt.timedelta(seconds=1), play_until=ends
+    )
+    solution = race_solution(code)
+
+    page, _ = racer_page(browser, asgi_server.url, "tia", f"/rooms/{code}/")
+    page.wait_for_selector("#room[data-racing='true']")
+    expect(page.locator("#time-left-box")).to_be_visible()
+    hook_action(page, solution[0])
+    expect(page.locator("#actions")).to_have_text("1")
+
+    expect(page.locator("#status")).to_contain_text("Time is up", timeout=20_000)
+    expect(page.locator("#resign")).to_be_disabled()
+    expect(page.locator("#undo")).to_be_disabled()
+    assert rooms_tidy()["ended"] == 1  # the beat's job, after the limit
+    ended = Attempt.objects.get(seat__room__code=code, player__username="tia")
+    close_connection()
+    expect(page.locator("#results")).to_be_visible(timeout=40_000)
+    expect(page.locator("#results-table tbody tr[data-racer='tia']")).to_contain_text("1")
+    # The clock shown is the one the score counted: the time of the last action.
+    seconds = int(ended.elapsed_seconds or 0)
+    expect(page.locator("#clock")).to_have_text(f"{seconds // 60}:{seconds % 60:02d}")
+    page.context.close()

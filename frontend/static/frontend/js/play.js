@@ -228,7 +228,7 @@ function dayClosed() {
   dayEndsAt = null;
   $("day-left").textContent = "0:00";
   $("start").hidden = true;
-  game.endOfDay();
+  game.timeIsUp();
   if (!closing) closing = showTheDaysEnd();
 }
 

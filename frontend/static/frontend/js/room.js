@@ -136,6 +136,31 @@ async function loadRace() {
   say(S.attempt.over ? "Your game is over: the others may still be racing." : "Go! The clock is running.");
   game.render();
   root.dataset.racing = "true";
+  if (R.room.ends_at && !timeLeftTimer) {
+    timeLeftTimer = window.setInterval(tickTimeLeft, 250);
+    tickTimeLeft();
+  }
+}
+
+// The race's time limit, on the server's clock: at zero the game stops where it stands, and
+// the room is asked again until the server has ended the race (its push may say it first).
+let timeLeftTimer = null;
+async function tickTimeLeft() {
+  const left = Date.parse(R.room.ends_at) - serverNow();
+  $("time-left-box").hidden = false;
+  $("time-left").textContent = formatSeconds(Math.max(0, Math.ceil(left / 1000)));
+  if (left > 0 || R.room.status === "finished") {
+    if (R.room.status === "finished") window.clearInterval(timeLeftTimer);
+    return;
+  }
+  window.clearInterval(timeLeftTimer);
+  const playingBefore = game.playing();
+  game.timeIsUp();
+  if (playingBefore) say("Time is up: your game ends where it stands.");
+  for (let wait = 1000; R.room.status !== "finished" && wait <= 32000; wait *= 2) {
+    await sleep(wait);
+    await refresh();
+  }
 }
 
 // Resign takes two presses within 4 s ("Really resign?").

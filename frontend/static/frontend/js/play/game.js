@@ -44,7 +44,7 @@ export function createGame({ $, practice, challengeId }) {
     playing: new PlayingSet(),
     lastUpdate: 0,
     socket: null, // the play socket of the attempt being played (socket.js)
-    dayOver: false, // a daily's day has ended (its countdown ran out, or the server said so)
+    timeUp: false, // a daily's day, or a race's time limit, has ended (its countdown ran out, or the server said so)
     frozenClock: null, // the clock's seconds when the day ended, until the server's own
   };
 
@@ -60,8 +60,9 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   const view = () => (S.attempt ? S.attempt.state : S.challenge && S.challenge.state);
-  // A daily's game is played until its day ends, whatever the server has yet to say of it.
-  const playing = () => Boolean(S.attempt && !S.attempt.over && !(S.dayOver && S.attempt.kind === "ranked"));
+  // A daily's game is played until its day ends, a race's until its time limit, whatever the
+  // server has yet to say of it.
+  const playing = () => Boolean(S.attempt && !S.attempt.over && !(S.timeUp && (S.attempt.kind === "ranked" || S.attempt.race)));
   const legal = () => (playing() ? S.attempt.legal_actions : []);
 
   // A refused move: the board gives a short shake (none under prefers-reduced-motion: the
@@ -164,11 +165,11 @@ export function createGame({ $, practice, challengeId }) {
     $("clock").textContent = formatSeconds(seconds);
   }
 
-  // The day is over: the clock stops and no more actions are offered; the server's close
-  // (pushed, or asked for) then ends the game where it stood.
-  function endOfDay() {
-    if (S.dayOver) return;
-    S.dayOver = true;
+  // The day (or the race's time) is over: the clock stops and no more actions are offered;
+  // the server's close (pushed, or asked for) then ends the game where it stood.
+  function timeIsUp() {
+    if (S.timeUp) return;
+    S.timeUp = true;
     if (S.attempt && !S.attempt.over) S.frozenClock = clockSeconds(S.attempt, S.clockBase, S.clockAt, performance.now());
     followSocket();
     render();
@@ -444,7 +445,7 @@ export function createGame({ $, practice, challengeId }) {
   }
 
   return {
-    S, board, view, playing, say, showBanner, hideBanner, render, focusCurrent, setFocus, tickClock, endOfDay,
+    S, board, view, playing, say, showBanner, hideBanner, render, focusCurrent, setFocus, tickClock, timeIsUp,
     adoptAttempt, send, reloadAttempt, putBack, select, place, activate, sendToFirstLegal, deal, undo, showResult,
     finish,
   };
