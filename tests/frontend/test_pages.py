@@ -333,7 +333,7 @@ def test_practice_without_a_deal_shows_the_servers_503_message(
         page.click("#start")
     assert started.value.status == 503
     assert started.value.json()["error"]["code"] == "no_practice_deal"
-    message = "No verified practice deal of spider4 is ready yet; try again soon."
+    message = "No verified practice deal of spider4 is free yet; try again soon."
     expect(page.locator("#status")).to_have_text(message)
     expect(page.locator("#banner")).to_be_hidden()
     expect(page.locator("#start")).to_be_enabled()  # the player may try again
