@@ -170,3 +170,39 @@ def test_on_a_phone_the_sites_links_are_behind_a_menu_button(
     for link in page.get_by_role("navigation", name="Site").get_by_role("link").all():
         expect(link).to_be_in_viewport()
     context.close()
+
+
+def test_on_a_phone_astrocytes_stock_cells_and_foundations_are_card_sized_under_the_status(
+    asgi_server: Server, browser: Any, transactional_db: Any, screenshots_dir: Path
+) -> None:
+    """Fourteen piles on one row were 24 px wide at 390 px: the stock and the cells now
+    share the tableau's columns, the foundations a row of their own under them; and the
+    stock's stacked backs stay below the status line."""
+    from tests.frontend.conftest import make_daily
+    from tests.frontend.helpers import open_play
+
+    daily = make_daily(variant="astrocyte", seed=4)
+    make_player("ana")
+    base = asgi_server.url
+    page = browser.new_context(viewport=PHONE, reduced_motion="reduce").new_page()
+    sign_in(page, base, "ana", f"/play/{daily.challenge_id}/")
+    open_play(page, base, daily.challenge_id)
+    page.click("#start")
+    expect(page.locator("#status")).to_contain_text("clock is running")
+
+    def box(selector: str) -> dict[str, float]:
+        found = page.locator(selector).first.bounding_box()
+        assert found, selector
+        return found
+
+    column = box("#board .column")
+    for selector in ("#board .stock", "#board .cell", "#board .foundation"):
+        assert box(selector)["width"] >= column["width"] - 1, selector
+    assert box("#board .foundation")["y"] > box("#board .cell")["y"]  # a row of their own
+    status = box("#status")
+    for card in page.locator("#board .stock .card").all():
+        top = card.bounding_box()
+        assert top and top["y"] >= status["y"] + status["height"], "a stock card over the status"
+    fits_the_width(page)
+    page.screenshot(path=str(screenshots_dir / "astrocyte-phone-top-row.png"))
+    page.context.close()
