@@ -136,9 +136,9 @@ def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     A better outcome or more progress: a sum over the board's progress counts
     (``BoardProgressCount``, one row per distinct outcome and progress: at most 514); the
     same and a higher score: a sum over its score counts (``BoardScoreCount``) within that
-    one group. Not a count over the index entries above the player. Ties on all of it: two
-    contiguous ranges of ``attempt_board_order`` (index-only scans), a shorter time, then
-    the same time too and an earlier end.
+    one group. Not a count over the index entries above the player. Ties on all of it: one
+    range of ``attempt_board_order`` read from the index alone, a shorter time, or the same
+    time and an earlier end.
     """
     group = {
         "won": attempt.won,
@@ -152,14 +152,10 @@ def count_strictly_better(challenge_id: int, attempt: Attempt) -> int:
     higher_scores = BoardScoreCount.objects.filter(
         challenge_id=challenge_id, **group, score__gt=attempt.score
     )
-    return (
-        _sum_counts(better_groups)
-        + _sum_counts(higher_scores)
-        + board.filter(elapsed_seconds__lt=attempt.elapsed_seconds).count()
-        + board.filter(
-            elapsed_seconds=attempt.elapsed_seconds, ended_at__lt=attempt.ended_at
-        ).count()
+    faster = Q(elapsed_seconds__lt=attempt.elapsed_seconds) | Q(
+        elapsed_seconds=attempt.elapsed_seconds, ended_at__lt=attempt.ended_at
     )
+    return _sum_counts(better_groups) + _sum_counts(higher_scores) + board.filter(faster).count()
 
 
 def better_progress(attempt: Attempt) -> Q:
