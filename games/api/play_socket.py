@@ -25,6 +25,11 @@ Close codes (after an ``{"type": "error", "error": {...}}`` message saying why):
     4400  a frame that is not a JSON object, binary, or longer than the largest batch
     4401  not signed in, or the token is unknown or expired (code token_expired)
     4404  no such attempt, or not the signed-in player's (the same, as over HTTP)
+    4503  the database cannot be reached at the handshake (code unavailable): connect again
+
+The handshake's read runs on a play thread's held connection, which a PostgreSQL restart
+leaves dead: a database error there is read once more on a fresh connection, and a
+second one closes the socket 4503, never drops it without a close frame.
 
 Fair play: an answer carries what the HTTP answer carries and no more; nothing here is
 logged but the attempt's id and the message's status.
@@ -33,12 +38,14 @@ logged but the attempt's id and the message's status.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError, connection
 
 from core.api_errors import DomainError, error_body
-from core.consumers import NO_CHANNEL_LAYER, DirectDispatch
+from core.consumers import CLOSE_UNAVAILABLE, NO_CHANNEL_LAYER, DirectDispatch
 from games.api.play_threads import in_play_thread
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
 from games.play import PlayAnswer, play_actions
@@ -46,6 +53,8 @@ from games.play.answers import invalid
 from games.play.batch_input import actions_body_budget
 from games.selectors import attempt_for_player
 from games.services.attempts import PlayCursor
+
+log = logging.getLogger(__name__)
 
 CLOSE_BAD_FRAME = 4400
 CLOSE_UNAUTHENTICATED = 4401
@@ -102,7 +111,16 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self._close_with(CLOSE_UNAUTHENTICATED, code, message)
             return
         self.user = user
-        offset = await in_play_thread(self._stored_offset)()
+        try:
+            offset = await in_play_thread(self._stored_offset)()
+        except DatabaseError as error:
+            log.warning("attempt %s: handshake, database unavailable: %r", self.attempt_id, error)
+            await self._close_with(
+                CLOSE_UNAVAILABLE,
+                "unavailable",
+                "The database cannot be reached: connect again in a few seconds.",
+            )
+            return
         if offset is None:
             await self._close_with(CLOSE_NOT_FOUND, "not_found", "No such attempt.")
             return
@@ -111,6 +129,15 @@ class PlaySocketConsumer(DirectDispatch, AsyncWebsocketConsumer):
         )
 
     def _stored_offset(self) -> int | None:
+        """The stored log's length (None: no such attempt of this player), read once more
+        on a fresh connection if the held one fails; a second database error is raised."""
+        try:
+            return self._read_offset()
+        except DatabaseError:
+            connection.close()  # the held connection may have died (a PostgreSQL restart)
+        return self._read_offset()
+
+    def _read_offset(self) -> int | None:
         try:
             return len(attempt_for_player(self.attempt_id, self.user).log)
         except DomainError:

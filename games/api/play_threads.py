@@ -56,16 +56,23 @@ def in_play_thread(function: Any) -> Any:
     )
 
 
+def on_every_play_thread(function: Any) -> None:
+    """Run ``function`` once on each play thread, every thread at once (each its own
+    connection): give them back, or (tests) have each hold one."""
+    executor = _pool()
+    count = executor._max_workers  # (the pool's own size, whatever the settings say now)
+    barrier = threading.Barrier(count)  # one task on each thread, every thread at once
+
+    def on_this_thread() -> None:
+        barrier.wait(timeout=10)
+        function()
+
+    for future in [executor.submit(on_this_thread) for _ in range(count)]:
+        future.result()
+
+
 def release_connections() -> None:
     """Give back the connection each play thread holds (tests; a process that stops)."""
     if _executor is None:
         return
-    count = _executor._max_workers  # (the pool's own size, whatever the settings say now)
-    barrier = threading.Barrier(count)  # one task on each thread, every thread at once
-
-    def release() -> None:
-        barrier.wait(timeout=10)
-        connections.close_all()
-
-    for future in [_executor.submit(release) for _ in range(count)]:
-        future.result()
+    on_every_play_thread(connections.close_all)
