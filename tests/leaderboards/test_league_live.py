@@ -18,7 +18,7 @@ from leaderboards.leagues import watched
 from leaderboards.leagues.services import league_create, league_join
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt, progress
-from tests.leaderboards.test_live import (
+from tests.leaderboards.live_support import (
     ORIGIN,
     _no_connection_left_in_the_sync_thread,  # noqa: F401 (an autouse fixture)
     assert_no_secret,

@@ -18,7 +18,12 @@ from core.consumers import MAILBOX_SIZE, GroupMember
 from core.group_fanout import local_groups
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt
-from tests.leaderboards.test_live import _no_connection_left_in_the_sync_thread, db, next_of, watch
+from tests.leaderboards.live_support import (
+    _no_connection_left_in_the_sync_thread,
+    db,
+    next_of,
+    watch,
+)
 
 __all__ = ["_no_connection_left_in_the_sync_thread"]
 

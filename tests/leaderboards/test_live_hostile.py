@@ -18,7 +18,12 @@ from config.asgi import application
 from core.channel_layer import PubSubChannelLayer
 from tests.dead_port import dead_port
 from tests.factories import make_challenge
-from tests.leaderboards.test_live import ORIGIN, _no_connection_left_in_the_sync_thread, db, watch
+from tests.leaderboards.live_support import (
+    ORIGIN,
+    _no_connection_left_in_the_sync_thread,
+    db,
+    watch,
+)
 
 __all__ = ["_no_connection_left_in_the_sync_thread"]
 
