@@ -77,3 +77,17 @@ def playing(challenge: DailyChallenge, actions: int) -> tuple[Any, Attempt]:
     line = solution_of(challenge.deal)[:actions]
     attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=line)
     return player, attempt
+
+
+def post_actions(client: APIClient, attempt_id: int, offset: int, actions: Any) -> Any:
+    return client.post(
+        f"/api/v1/attempts/{attempt_id}/actions/",
+        {"offset": offset, "actions": actions},
+        format="json",
+    )
+
+
+def board_after(deal: Deal, actions: list[str]) -> engine.Board:
+    board = engine.Board.deal(deal.variant, deal.seed_int)
+    assert engine.replay_on(board, actions).ok
+    return board

@@ -4,13 +4,16 @@ has rolled over, all through the public API."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
+from config.asgi import application
 from games.models import Attempt, DailyChallenge, Deal
 from games.services.deals import deal_create, deal_schedule, deal_verify
 from tests.games.conftest import OTHER_QUICK_SEED, QUICK_SEED, QUICK_VARIANT
@@ -109,3 +112,27 @@ def assert_still_secret(client: APIClient, challenge: DailyChallenge) -> None:
 
 def board_of(message: dict[str, Any]) -> list[tuple[int, Any]]:
     return [(row["attempt_id"], row["score"]) for row in message["top"]]
+
+
+# --- a watcher of a day's board --------------------------------------------------------
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+async def watch(challenge_id: int) -> WebsocketCommunicator:
+    watcher = WebsocketCommunicator(
+        application, f"/ws/challenges/{challenge_id}/", headers=[ORIGIN]
+    )
+    connected, _ = await watcher.connect()
+    assert connected
+    assert (await watcher.receive_json_from(timeout=5))["type"] == "snapshot"
+    return watcher
+
+
+async def next_board(watcher: WebsocketCommunicator, timeout: float) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        message = await watcher.receive_json_from(timeout=max(0.01, deadline - loop.time()))
+        if message["type"] == "board":
+            return dict(message)

@@ -16,8 +16,10 @@ from games import engine
 from games.models import Attempt, DailyChallenge, Deal
 from tests.factories import make_player
 from tests.games.api_support import (
+    board_after,
     client_for,
     hidden_cards,
+    post_actions,
     solution_of,
     solved_deal,
     todays_challenge,
@@ -44,20 +46,6 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     fake = Clock()
     monkeypatch.setattr(timezone, "now", fake)
     return fake
-
-
-def post_actions(client: APIClient, attempt_id: int, offset: int, actions: Any) -> Any:
-    return client.post(
-        f"/api/v1/attempts/{attempt_id}/actions/",
-        {"offset": offset, "actions": actions},
-        format="json",
-    )
-
-
-def board_after(deal: Deal, actions: list[str]) -> engine.Board:
-    board = engine.Board.deal(deal.variant, deal.seed_int)
-    assert engine.replay_on(board, actions).ok
-    return board
 
 
 def secret_values(data: Any) -> list[Any]:

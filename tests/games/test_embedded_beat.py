@@ -25,7 +25,6 @@ import pytest
 import time_machine
 from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.utils import timezone
 
@@ -54,13 +53,14 @@ from tests.games.midnight_support import (
     at,
     board_of,
     daily_on,
+    next_board,
     next_days_daily,
     start_and_leave_open,
     todays_challenge_ids,
+    watch,
 )
 
 db = database_sync_to_async
-ORIGIN = (b"origin", b"http://localhost")
 # The day's set-up (two solver runs, a player, an attempt) happens this long before midnight,
 # then the clock moves on to the few seconds before it that each test is about.
 SET_UP_SECONDS = 3600
@@ -83,25 +83,6 @@ def embedded(settings: Any, transactional_db: None) -> Iterator[None]:
     settings.SOLVER_SECONDS = 20.0
     yield
     wait_for(lambda: not embedded_threads(), 60)
-
-
-async def watch(challenge_id: int) -> WebsocketCommunicator:
-    watcher = WebsocketCommunicator(
-        application, f"/ws/challenges/{challenge_id}/", headers=[ORIGIN]
-    )
-    connected, _ = await watcher.connect()
-    assert connected
-    assert (await watcher.receive_json_from(timeout=5))["type"] == "snapshot"
-    return watcher
-
-
-async def next_board(watcher: WebsocketCommunicator, timeout: float) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        message = await watcher.receive_json_from(timeout=max(0.01, deadline - loop.time()))
-        if message["type"] == "board":
-            return dict(message)
 
 
 async def until_midnight() -> None:
@@ -159,6 +140,7 @@ def test_what_a_job_did_is_logged_once_by_its_service_not_again_by_the_beat(
         PREPARE,
         "leaderboards.ratings_rate_closed_days",
         "rooms.rooms_tidy",
+        "notifications.send_reminders",
     ]
     messages = [record.getMessage() for record in caplog.records]
     assert len([m for m in messages if "still missing" in m]) == 1, messages

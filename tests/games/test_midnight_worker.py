@@ -38,11 +38,12 @@ from tests.games.midnight_support import (
     at,
     board_of,
     daily_on,
+    next_board,
     start_and_leave_open,
     todays_challenge_ids,
     verified_deal,
+    watch,
 )
-from tests.games.test_embedded_beat import next_board, watch
 from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
 
 db = database_sync_to_async

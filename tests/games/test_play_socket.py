@@ -31,8 +31,14 @@ from games.services.attempts import attempt_start_ranked
 from leaderboards import live
 from tests.dead_port import dead_port
 from tests.factories import make_player
-from tests.games.api_support import client_for, hidden_cards, solution_of, todays_challenge
-from tests.games.test_api_attempts import board_after, post_actions
+from tests.games.api_support import (
+    board_after,
+    client_for,
+    hidden_cards,
+    post_actions,
+    solution_of,
+    todays_challenge,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
