@@ -18,20 +18,37 @@ Pub/sub channels belong to the whole Redis server, not to one of its numbered da
 ``prefix_for`` puts the database of ``REDIS_URL`` into the layer's prefix, so two
 deployments (or test runs) on one Redis server with different database numbers never
 hear each other's boards, as they never shared keys.
+
+When the connection that reads the subscriptions fails (Redis stopped or restarted),
+channels-redis' receiver logs an ERROR traceback every second and keeps waiting on the
+dead connection, while every channel's reader waits on, silent. Here the shard's
+receiver stops at the first failure instead: every channel read through it fails with
+the error (``core.group_fanout`` closes its watchers 4503 then), its groups are
+forgotten, and its Redis client is dropped, so that the next subscribe or publish opens a
+fresh connection rather than failing once on the stale one. One warning line per loss.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import urllib.parse
 from typing import Any
 
-from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
 from channels_redis.utils import _wrap_close
 
 from core.live_losses import count_loss
 
+log = logging.getLogger(__name__)
+
 DEFAULT_CAPACITY = 100
+# What a failed channel's queue holds last: its reader raises the failure on reaching it.
+_FAILED = object()
 
 
 def prefix_for(redis_url: str) -> str:
@@ -42,7 +59,10 @@ def prefix_for(redis_url: str) -> str:
 
 
 class DropOldestQueue(asyncio.Queue[Any]):
-    """A bounded queue that makes room for a new item by dropping its oldest one."""
+    """A bounded queue that makes room for a new item by dropping its oldest one; once
+    ``fail`` is called, its reader raises the failure after the items before it."""
+
+    failure: BaseException | None = None
 
     def put_nowait(self, item: Any) -> None:
         while self.full():
@@ -50,11 +70,80 @@ class DropOldestQueue(asyncio.Queue[Any]):
             count_loss("channel_overflow")
         super().put_nowait(item)
 
+    def fail(self, error: BaseException) -> None:
+        self.failure = error
+        self.put_nowait(_FAILED)
+
+    async def get(self) -> Any:
+        item = await super().get()
+        if item is _FAILED:
+            assert self.failure is not None
+            raise self.failure
+        return item
+
+
+class ResettingShard(RedisSingleShardConnection):
+    """channels-redis' connection to one Redis, whose receiver gives up at the first
+    failure of its connection: the loop layer fails the channels it fed, and the client
+    is dropped so that the next use connects afresh."""
+
+    channel_layer: BoundedLoopLayer
+    _redis: Any  # (the base class's, untyped there)
+    _pubsub: Any
+    _subscribed_to: set[str]
+
+    async def _do_receiving(self) -> None:
+        while True:
+            pubsub = self._pubsub
+            if pubsub is None or not pubsub.subscribed:
+                await asyncio.sleep(0.1)
+                continue
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            except Exception as error:  # (a cancel, the layer's flush, is not caught)
+                await self._lost(error)
+                return
+            self._receive_message(message)
+
+    async def _lost(self, error: Exception) -> None:
+        count_loss("subscription_lost")
+        self._receive_task = None  # this one ends now; the next subscribe starts another
+        failed = self.channel_layer.fail_channels_of(self, error)
+        log.warning("Redis pub/sub connection lost, %d channel(s) closed: %r", failed, error)
+        async with self._lock:
+            client, pubsub = self._redis, self._pubsub
+            self._redis = self._pubsub = None
+            self._subscribed_to = set()
+        for closing in (pubsub, client):
+            if closing is not None:
+                try:
+                    await closing.aclose()
+                except Exception as close_error:  # the connection is dead already
+                    log.debug("closing a lost Redis connection: %r", close_error)
+
 
 class BoundedLoopLayer(RedisPubSubLoopLayer):
+    _shards: list[RedisSingleShardConnection]  # (the base class's, untyped there)
+
     def __init__(self, *args: Any, capacity: int = DEFAULT_CAPACITY, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.capacity = capacity
+        self._shards = [ResettingShard(shard.host, self) for shard in self._shards]
+
+    def fail_channels_of(self, shard: RedisSingleShardConnection, error: BaseException) -> int:
+        """Every channel that ``shard`` fed (its own, and the members of its groups) fails
+        with ``error`` and is forgotten, with those groups: the count of channels."""
+        lost_groups = [name for name in self.groups if self._get_shard(name) is shard]
+        fed = {name for name in self.channels if self._get_shard(name) is shard}
+        for group in lost_groups:
+            fed |= self.groups.pop(group)
+        failed = 0
+        for name in fed:
+            queue = self.channels.pop(name, None)
+            if isinstance(queue, DropOldestQueue):
+                queue.fail(error)
+                failed += 1
+        return failed
 
     async def _subscribe_to_channel(self, channel: str) -> None:
         self.channels[channel] = DropOldestQueue(maxsize=self.capacity)
