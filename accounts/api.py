@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import token_expired, token_expires_at
 from accounts.services import SignupError, token_for, user_signup, user_tokens_revoke
+from accounts.signals import account_signed_in
 from core.api_errors import DomainError, error_response
 from core.throttles import AddressRateThrottle
 
@@ -52,6 +53,11 @@ class UserSerializer(serializers.Serializer[Any]):
 class CredentialsSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+def _signed_in(request: Request, user: Any, *, browser: bool) -> None:
+    """Tell listeners (reviews: where accounts play from) who signed in by this request."""
+    account_signed_in.send(sender=type(user), request=request._request, user=user, browser=browser)
 
 
 def _user(user: Any) -> dict[str, Any]:
@@ -95,6 +101,7 @@ class SignupApi(APIView):
     def post(self, request: Request) -> Response:
         user = user_signup(**checked_credentials(request))
         login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        _signed_in(request, user, browser=True)
         return Response(_user(user), status=status.HTTP_201_CREATED)
 
 
@@ -112,6 +119,7 @@ class LoginApi(APIView):
         if user is None:
             raise InvalidCredentialsError("Wrong username or password.")
         login(request._request, user)
+        _signed_in(request, user, browser=True)
         return Response(_user(user))
 
 
@@ -185,6 +193,7 @@ class TokenApi(APIView):
         if user is None:
             raise InvalidCredentialsError("Wrong username or password.")
         token = token_for(user)
+        _signed_in(request, user, browser=False)
         return Response(
             {"token": token.key, "expires_at": token_expires_at(token.created), "user": _user(user)}
         )
@@ -213,6 +222,7 @@ class TokenSignupApi(APIView):
         data.is_valid(raise_exception=True)
         user = user_signup(**data.validated_data)
         token = token_for(user)
+        _signed_in(request, user, browser=False)
         body = {
             "token": token.key,
             "expires_at": token_expires_at(token.created),

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "rooms",
     "notifications",
+    "reviews",
     "frontend",
 ]
 
@@ -64,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The device cookie of browsers, and who started a daily from where (docs/fair-play.md).
+    "reviews.middleware.DeviceCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

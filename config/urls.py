@@ -16,6 +16,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("leagues/", include("leaderboards.leagues.urls")),
     path("rooms/", include("rooms.urls")),
     path("reminders/", include("notifications.urls")),
+    path("admin/", include("reviews.urls")),
     # Any path at all, a newline in it included (`.` would not match one), even with DEBUG on.
     re_path(r"^(?P<path>[\s\S]*)$", service_views.api_not_found),
 ]

@@ -122,6 +122,11 @@ API_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
             "auth-password-rules",
         ),
     ),
+    "reviews": (
+        "Staff only: a challenge's fair-play reviews (flagged attempts, their severity and "
+        "evidence); voiding and clearing are on the admin's review page.",
+        ("admin-reviews",),
+    ),
     "health": ("Liveness and configuration (200, or 503 without the database).", ("health",)),
     "schema": ("The OpenAPI schema of this API.", ("api-schema",)),
     "docs": ("The OpenAPI schema, browsable.", ("api-docs",)),

@@ -19,6 +19,7 @@ PACKAGES = (
     "leaderboards",
     "rooms",
     "notifications",
+    "reviews",
     "frontend",
 )
 

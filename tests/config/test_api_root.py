@@ -22,6 +22,7 @@ GROUPS = [
     "rooms",
     "reminders",
     "auth",
+    "reviews",
     "health",
     "schema",
     "docs",

@@ -1,0 +1,32 @@
+"""Listeners: accounts' sign-ins (a sighting) and games' ended attempts (a review)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest
+
+from reviews.services import reviews_after_attempt_end
+from reviews.sightings import sighting_record
+
+log = logging.getLogger(__name__)
+
+
+def on_account_signed_in(
+    sender: Any, request: HttpRequest, user: Any, browser: bool, **kwargs: Any
+) -> None:
+    sighting_record(request, user, browser=browser)
+
+
+def on_attempt_finished(
+    sender: Any, attempt_id: int, challenge_id: int | None = None, **kwargs: Any
+) -> None:
+    """A ranked attempt ended (after its commit): file the reviews it calls for. A failure
+    here is logged and never reaches the player's request."""
+    if challenge_id is None:
+        return
+    try:
+        reviews_after_attempt_end(attempt_id=attempt_id)
+    except Exception:
+        log.exception("reviewing attempt %s failed", attempt_id)

@@ -1,0 +1,162 @@
+"""Reviews: made when a ranked attempt ends, decided by staff (void or clear).
+
+A review never changes a board: only staff's void does (games' ``attempt_void``, which
+tells the boards and their watchers at once; then the ratings of a rated day are computed
+again).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Attempt
+from games.selectors import day_end
+from games.services.attempts import attempt_void
+from leaderboards.ratings.models import RatedDay
+from leaderboards.ratings.services import ratings_recompute
+from reviews.models import Review
+from reviews.scouting import SIGNUPS_CLOSE_SECONDS, linked_accounts, scout_shape, signup_gap_seconds
+
+log = logging.getLogger(__name__)
+
+Evidence = dict[str, Any]
+
+
+def _item(kind: str, text: str, attempts: list[int], accounts: list[int]) -> Evidence:
+    return {"kind": kind, "text": text, "attempt_ids": attempts, "account_ids": accounts}
+
+
+def _scout_links(attempt: Attempt) -> tuple[list[Evidence], int]:
+    """Evidence that a linked account scouted this daily before this attempt started, and
+    its severity (0 when none)."""
+    links = linked_accounts(attempt.player_id)
+    if not links:
+        return [], 0
+    earlier = Attempt.objects.filter(
+        player_id__in=list(links),
+        challenge_id=attempt.challenge_id,
+        kind=Attempt.Kind.RANKED,
+        started_at__lt=attempt.started_at,
+        ended_at__isnull=False,
+    ).select_related("player")
+    evidence: list[Evidence] = []
+    severity = 0
+    player = attempt.player
+    challenge = attempt.challenge
+    assert challenge is not None  # a ranked attempt has its challenge
+    opened = day_end(challenge.date) - dt.timedelta(days=1)
+    new_accounts: set[int] = set()
+    for scout in earlier.order_by("started_at"):
+        shape = scout_shape(scout)
+        if shape is None:
+            continue
+        link = links[scout.player_id]
+        weight = Review.Severity.HIGH if link.by_device else Review.Severity.MEDIUM
+        text = (
+            f"linked account {scout.player.username} ({link.describe()}) started this daily "
+            f"{(attempt.started_at - scout.started_at).total_seconds():.0f} s earlier and {shape}"
+        )
+        evidence.append(_item("scout_link", text, [scout.pk], [scout.player_id]))
+        gap = signup_gap_seconds(player, scout.player)
+        if gap <= SIGNUPS_CLOSE_SECONDS:
+            weight = Review.Severity.HIGH
+            evidence.append(
+                _item(
+                    "signups_close",
+                    f"{player.username} and {scout.player.username} signed up {gap:.0f} s apart",
+                    [],
+                    [player.pk, scout.player_id],
+                )
+            )
+        for account in (player, scout.player):
+            if account.date_joined >= opened:
+                weight = Review.Severity.HIGH
+                if account.pk in new_accounts:
+                    continue
+                new_accounts.add(account.pk)
+                evidence.append(
+                    _item(
+                        "new_account",
+                        f"{account.username} signed up after this daily opened",
+                        [],
+                        [account.pk],
+                    )
+                )
+        severity = max(severity, int(weight))
+    return evidence, severity
+
+
+def review_attempt(*, attempt_id: int) -> Review | None:
+    """Gather the evidence against an ended ranked attempt and file (or update) its review;
+    None when there is none. A review staff decided stays as they left it."""
+    attempt = Attempt.objects.select_related("player", "challenge").filter(pk=attempt_id).first()
+    if attempt is None or attempt.kind != Attempt.Kind.RANKED or not attempt.is_over:
+        return None
+    if attempt.voided:
+        return None
+    evidence, severity = _scout_links(attempt)
+    if attempt.flagged:
+        evidence.append(_item("pace", attempt.flag_reason, [attempt.pk], [attempt.player_id]))
+        severity = max(severity, int(Review.Severity.LOW))
+    if not evidence:
+        return None
+    with transaction.atomic():
+        review, created = Review.objects.select_for_update().get_or_create(
+            attempt=attempt, defaults={"severity": severity, "evidence": evidence}
+        )
+        if not created and review.status == Review.Status.OPEN:
+            review.severity, review.evidence = severity, evidence
+            review.save(update_fields=["severity", "evidence", "updated_at"])
+    log.info("attempt %s under review (severity %s)", attempt.pk, review.severity)
+    return review
+
+
+def reviews_after_attempt_end(*, attempt_id: int) -> list[Review]:
+    """An attempt ended: review it, and, when it has the scout's shape, the ended attempts of
+    linked accounts that started the same daily after it."""
+    reviews = [review_attempt(attempt_id=attempt_id)]
+    attempt = Attempt.objects.filter(pk=attempt_id, kind=Attempt.Kind.RANKED).first()
+    if attempt is not None and scout_shape(attempt) is not None:
+        links = linked_accounts(attempt.player_id)
+        later = Attempt.objects.filter(
+            player_id__in=list(links),
+            challenge_id=attempt.challenge_id,
+            kind=Attempt.Kind.RANKED,
+            started_at__gt=attempt.started_at,
+            ended_at__isnull=False,
+        ).values_list("pk", flat=True)
+        reviews += [review_attempt(attempt_id=pk) for pk in later]
+    return [review for review in reviews if review is not None]
+
+
+def _decide(review: Review, status: str, by: Any, now: dt.datetime) -> None:
+    review.status, review.decided_by, review.decided_at = status, by, now
+    review.save(update_fields=["status", "decided_by", "decided_at", "updated_at"])
+
+
+def review_void(*, review_id: int, by: Any, now: dt.datetime | None = None) -> Review:
+    """Staff agree: the attempt is voided (off the boards, watchers told at once) and, when
+    its day is already rated, that variant's ratings are computed again without it."""
+    now = now or timezone.now()
+    review = Review.objects.select_related("attempt__challenge").get(pk=review_id)
+    attempt = review.attempt
+    name = by.get_username() if by is not None else "staff"
+    kinds = ", ".join(sorted({item["kind"] for item in review.evidence}))
+    attempt_void(attempt_id=attempt.pk, reason=f"voided by {name} on review ({kinds})", now=now)
+    _decide(review, Review.Status.VOIDED, by, now)
+    challenge = attempt.challenge
+    if challenge is not None and RatedDay.objects.filter(challenge=challenge).exists():
+        ratings_recompute(variant=challenge.variant, now=now)
+    return review
+
+
+def review_clear(*, review_id: int, by: Any, now: dt.datetime | None = None) -> Review:
+    """Staff find nothing wrong: the review leaves the open queue; the attempt is untouched."""
+    review = Review.objects.get(pk=review_id)
+    _decide(review, Review.Status.CLEARED, by, now or timezone.now())
+    return review
