@@ -26,6 +26,10 @@ receiver stops at the first failure instead: every channel read through it fails
 the error (``core.group_fanout`` closes its watchers 4503 then), its groups are
 forgotten, and its Redis client is dropped, so that the next subscribe or publish opens a
 fresh connection rather than failing once on the stale one. One warning line per loss.
+A process that was subscribed to nothing during the outage notices nothing and keeps its
+stale connections: a subscribe or publish that fails on a closed connection is tried once
+more (redis-py connects again for it); a Redis still away fails that one too, and that
+error is raised.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from channels_redis.pubsub import (
     RedisSingleShardConnection,
 )
 from channels_redis.utils import _wrap_close
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from core.live_losses import count_loss
 
@@ -92,6 +97,18 @@ class ResettingShard(RedisSingleShardConnection):
     _pubsub: Any
     _subscribed_to: set[str]
 
+    async def subscribe(self, channel: str) -> None:
+        try:
+            await super().subscribe(channel)
+        except RedisConnectionError:  # maybe a stale connection (Redis restarted since)
+            await super().subscribe(channel)
+
+    async def publish(self, channel: str, message: bytes) -> None:
+        try:
+            await super().publish(channel, message)
+        except RedisConnectionError:  # maybe a stale connection (Redis restarted since)
+            await super().publish(channel, message)
+
     async def _do_receiving(self) -> None:
         while True:
             pubsub = self._pubsub
@@ -106,7 +123,7 @@ class ResettingShard(RedisSingleShardConnection):
             self._receive_message(message)
 
     async def _lost(self, error: Exception) -> None:
-        count_loss("subscription_lost")
+        # (counted as lost by core.group_fanout, once per group it closes)
         self._receive_task = None  # this one ends now; the next subscribe starts another
         failed = self.channel_layer.fail_channels_of(self, error)
         log.warning("Redis pub/sub connection lost, %d channel(s) closed: %r", failed, error)

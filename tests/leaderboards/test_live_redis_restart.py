@@ -77,3 +77,29 @@ async def test_a_redis_restart_closes_watchers_4503_and_a_reconnect_gets_the_sto
 
     errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
     assert errors == []
+
+
+async def test_after_a_restart_unnoticed_the_first_watcher_and_push_go_through(
+    layer_on_own_redis: OwnRedis,
+) -> None:
+    """Redis restarted while nobody of this process was subscribed: nothing noticed the
+    outage, and the process's connections (the subscriber's and the publisher's) are
+    stale. Before, the next watcher was closed 4503 and the next push lost, each failing
+    once on its stale connection; now each is tried once more on a fresh one."""
+    redis = layer_on_own_redis
+    challenge = await db(make_challenge)()
+    first = await db(make_attempt)(challenge, await db(make_player)("first"), ended_at=None)
+    second = await db(make_attempt)(challenge, await db(make_player)("second"), ended_at=None)
+    before, _ = await watch(challenge.pk)
+    await db(finish)(first, score=300)
+    assert [row["username"] for row in (await next_of(before, "board"))["top"]] == ["first"]
+    await before.disconnect()  # nobody of this process subscribed now
+
+    redis.stop()
+    redis.start()
+
+    after, _ = await watch(challenge.pk)  # a snapshot, not a 4503 from a stale subscriber
+    await db(finish)(second, score=200)  # published on a stale connection
+    board = await next_of(after, "board")
+    assert [row["username"] for row in board["top"]] == ["first", "second"]
+    await after.disconnect()
