@@ -4,10 +4,12 @@ link as evidence; honest players sharing an address do not reach it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import DailyChallenge
@@ -126,3 +128,42 @@ def test_a_token_client_is_seen_by_address_and_client_without_a_cookie(
     assert api.post(f"/api/v1/challenges/{challenge.pk}/start/").status_code == 201
     rows = Sighting.objects.filter(user__username="token-one")
     assert {(row.device, row.client) for row in rows} == {("", "astro-bot/1.0")}
+
+
+def test_accounts_made_for_the_day_weigh_more_than_old_ones_on_a_shared_address(
+    challenge: DailyChallenge,
+) -> None:
+    """Linked by the address alone: old accounts (joined days apart, before the day opened)
+    are a medium review; a spare made today makes it high, with that evidence."""
+    old_scout, old_main = Browser("198.51.100.30", "phone"), Browser("198.51.100.30", "laptop")
+    old_scout.sign_up("old-spare")
+    old_main.sign_up("old-main")
+    User.objects.filter(username="old-spare").update(
+        date_joined=timezone.now() - dt.timedelta(days=9)
+    )
+    User.objects.filter(username="old-main").update(
+        date_joined=timezone.now() - dt.timedelta(days=3)
+    )
+    spare_attempt = old_scout.start(challenge)
+    old_scout.play(spare_attempt, ["deal"] * 5)
+    old_scout.resign(spare_attempt)
+    main_attempt = old_main.start(challenge)
+    old_main.play(main_attempt, ["deal"])
+    old_main.resign(main_attempt)
+    [review] = queue(challenge)
+    assert review["severity"] == "medium"
+    assert {item["kind"] for item in review["evidence"]} == {"scout_link"}
+
+    scout(Browser("198.51.100.31", "phone"), challenge, "new-spare")
+    new_main = Browser("198.51.100.31", "laptop")
+    new_main.sign_up("old-main-2")
+    User.objects.filter(username="old-main-2").update(
+        date_joined=timezone.now() - dt.timedelta(days=5)
+    )
+    attempt_id = new_main.start(challenge)
+    new_main.play(attempt_id, ["deal"])
+    new_main.resign(attempt_id)
+    review = next(r for r in queue(challenge) if r["player"] == "old-main-2")
+    assert review["severity"] == "high"
+    kinds = {item["kind"] for item in review["evidence"]}
+    assert kinds == {"scout_link", "new_account"}
