@@ -100,7 +100,11 @@ def make_player_or_get(username: str) -> Any:
 
 @pytest.mark.parametrize("viewport", [PHONE, WIDE_DESKTOP], ids=["phone", "desktop"])
 def test_no_page_is_wider_than_the_screen(
-    asgi_server: Server, browser: Any, daily: Daily, viewport: dict[str, int]
+    asgi_server: Server,
+    browser: Any,
+    daily: Daily,
+    viewport: dict[str, int],
+    screenshots_dir: Path,
 ) -> None:
     base = asgi_server.url
     public, signed_in = every_page(daily)
@@ -124,6 +128,9 @@ def test_no_page_is_wider_than_the_screen(
             fits_the_width(page)
         except AssertionError as problem:
             too_wide.append(str(problem))
+        if path.startswith(("/rooms/", "/leagues/")) and path.count("/") == 3:
+            name = f"fits-{viewport['width']}-{path.strip('/').replace('/', '-')}.png"
+            page.screenshot(path=str(screenshots_dir / name), full_page=True)
     assert too_wide == [], "\n".join(too_wide)
     assert errors == []
     context.close()
