@@ -267,3 +267,31 @@ def embedded_server_env(shift: float) -> dict[str, str]:
         "DAILY_DAYS_AHEAD": "2",
         "PRACTICE_POOL_SIZE": "0",
     }
+
+
+def practice_deal() -> None:
+    """A verified practice deal (spider1, seed 2): practice games and races deal it."""
+    from games.models import Deal
+    from tests.factories import verified_deal
+
+    verified_deal("spider1", 2, pool=Deal.Pool.PRACTICE)
+    close_connection()
+
+
+def open_room_by_form(page: Page, seats: int) -> str:
+    """Open a public spider1 room with the rooms page's form; its code."""
+    page.select_option("#room-variant", "spider1")
+    page.fill("#room-seats", str(seats))
+    page.fill("#room-minutes", "10")
+    page.click("#room-form button")
+    page.wait_for_url("**/rooms/*/")
+    page.wait_for_selector("#room[data-ready='true']")
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def take_seat_and_ready(page: Page) -> None:
+    """On a room's page: take a seat, then mark it ready."""
+    page.wait_for_selector("#room[data-ready='true']")
+    page.click("#join")
+    expect(page.locator("#ready")).to_be_visible()
+    page.click("#ready")

@@ -10,8 +10,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection, make_player
-from tests.frontend.helpers import CARD_IN_JSON, Recorder, assert_no_hidden_cards, sign_in
-from tests.frontend.test_rooms import open_room_by_form, practice_deal, take_seat_and_ready
+from tests.frontend.helpers import (
+    CARD_IN_JSON,
+    Recorder,
+    assert_no_hidden_cards,
+    open_room_by_form,
+    practice_deal,
+    sign_in,
+    take_seat_and_ready,
+)
 
 pytestmark = [
     pytest.mark.browser,

@@ -10,8 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import PHONE, Server, make_player
-from tests.frontend.helpers import sign_in
-from tests.frontend.test_rooms import practice_deal
+from tests.frontend.helpers import practice_deal, sign_in
 
 pytestmark = [
     pytest.mark.browser,

@@ -16,21 +16,16 @@ from tests.frontend.helpers import (
     assert_no_hidden_cards,
     click_action,
     hook_action,
+    open_room_by_form,
+    practice_deal,
     sign_in,
+    take_seat_and_ready,
 )
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-def practice_deal() -> None:
-    from games.models import Deal
-    from tests.factories import verified_deal
-
-    verified_deal("spider1", 2, pool=Deal.Pool.PRACTICE)
-    close_connection()
 
 
 def race_solution(code: str) -> list[str]:
@@ -48,23 +43,6 @@ def racer_page(browser: Any, base: str, name: str, path: str) -> tuple[Page, Rec
     recorder.attach(page)
     sign_in(page, base, name, path)
     return page, recorder
-
-
-def open_room_by_form(page: Page, seats: int) -> str:
-    page.select_option("#room-variant", "spider1")
-    page.fill("#room-seats", str(seats))
-    page.fill("#room-minutes", "10")
-    page.click("#room-form button")
-    page.wait_for_url("**/rooms/*/")
-    page.wait_for_selector("#room[data-ready='true']")
-    return page.url.rstrip("/").rsplit("/", 1)[1]
-
-
-def take_seat_and_ready(page: Page) -> None:
-    page.wait_for_selector("#room[data-ready='true']")
-    page.click("#join")
-    expect(page.locator("#ready")).to_be_visible()
-    page.click("#ready")
 
 
 def racer_row(page: Page, name: str) -> Any:
