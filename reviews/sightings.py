@@ -9,6 +9,7 @@ SECRET_KEY, so the table holds no address.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from typing import Any
 
@@ -63,6 +64,23 @@ def set_minted_device(request: HttpRequest, response: HttpResponse) -> None:
         )
 
 
+def sighting_note(
+    *, user: Any, device: str, address: str, client: str, now: dt.datetime | None = None
+) -> Sighting:
+    """Note that ``user`` was seen from this device id, client address (hashed here) and
+    client: one row per combination, its last time updated."""
+    now = now or timezone.now()
+    sighting, _ = Sighting.objects.update_or_create(
+        user=user,
+        device=device,
+        address=address_hash(address),
+        client=client[:200],
+        defaults={"last_seen_at": now},
+        create_defaults={"first_seen_at": now, "last_seen_at": now},
+    )
+    return sighting
+
+
 def sighting_record(request: HttpRequest, user: Any, *, browser: bool | None = None) -> Sighting:
     """Note that ``user`` made this request from its device, address and client.
 
@@ -71,13 +89,9 @@ def sighting_record(request: HttpRequest, user: Any, *, browser: bool | None = N
     """
     if browser is None:
         browser = not _token_client(request)
-    now = timezone.now()
-    sighting, _ = Sighting.objects.update_or_create(
+    return sighting_note(
         user=user,
         device=device_for(request, browser=browser),
-        address=address_hash(request.META.get("REMOTE_ADDR", "")),
-        client=request.META.get("HTTP_USER_AGENT", "")[:200],
-        defaults={"last_seen_at": now},
-        create_defaults={"first_seen_at": now, "last_seen_at": now},
+        address=request.META.get("REMOTE_ADDR", ""),
+        client=request.META.get("HTTP_USER_AGENT", ""),
     )
-    return sighting
