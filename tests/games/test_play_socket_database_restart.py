@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, connections
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
@@ -36,6 +37,8 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
         yield loop
     finally:
         release_connections()
+        # The token's lookup ran in asgiref's one thread-sensitive thread: its connection too.
+        loop.run_until_complete(database_sync_to_async(connections.close_all)())
         loop.close()
 
 
