@@ -284,6 +284,36 @@ def reached(attempt_ids: list[int], with_scout_link: bool) -> int:
     return sum(1 for r in reviews if any(item["kind"] == "scout_link" for item in r.evidence))
 
 
+@dataclass
+class Population:
+    """The simulated day's attempt ids, by who played them."""
+
+    honest: list[int]
+    cheats: list[int]
+    unlinked: list[int]
+
+
+def simulate(
+    rng: random.Random,
+    honest_count: int,
+    cheater_count: int,
+    other_network: int,
+    deals: tuple[tuple[str, int], ...] = DEALS,
+) -> Population:
+    """Play each daily of ``deals`` with the population, interleaved as a day is."""
+    found = Population([], [], [])
+    for variant, seed in deals:
+        day = Day(variant, seed, rng)
+        kinds = ["h"] * honest_count + ["c"] * cheater_count + ["o"] * other_network
+        rng.shuffle(kinds)
+        for start in range(0, len(kinds), 20):
+            run = kinds[start : start + 20]
+            found.honest += honest_population(day, rng, run.count("h")) if "h" in run else []
+            found.cheats += [cheater(day, rng) for kind in run if kind == "c"]
+            found.unlinked += [cheater(day, rng, True) for kind in run if kind == "o"]
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--honest", type=int, default=400, help="honest players a daily")
@@ -294,23 +324,9 @@ def main() -> None:
     parser.add_argument("--database", type=Path, default=DEFAULT_DB, help="SQLite file (replaced)")
     args = parser.parse_args()
     setup_django(args.database)
-    rng = random.Random(args.seed)
     started = time.monotonic()
-    honest: list[int] = []
-    cheats: list[int] = []
-    unlinked: list[int] = []
-    for variant, seed in DEALS:
-        day = Day(variant, seed, rng)
-        # Interleaved as a day is: honest players, cheaters and the rest in one stream.
-        kinds = ["h"] * args.honest + ["c"] * args.cheaters + ["o"] * args.other_network
-        rng.shuffle(kinds)
-        batch = 0
-        while batch < len(kinds):
-            run = kinds[batch : batch + 20]
-            honest += honest_population(day, rng, run.count("h")) if "h" in run else []
-            cheats += [cheater(day, rng) for kind in run if kind == "c"]
-            unlinked += [cheater(day, rng, other_network=True) for kind in run if kind == "o"]
-            batch += 20
+    found = simulate(random.Random(args.seed), args.honest, args.cheaters, args.other_network)
+    honest, cheats, unlinked = found.honest, found.cheats, found.unlinked
     caught = reached(cheats, with_scout_link=True)
     false = reached(honest, with_scout_link=False)
     missed = reached(unlinked, with_scout_link=True)
