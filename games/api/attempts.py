@@ -84,11 +84,14 @@ class AttemptActionsApi(APIView):
         # the lock and the replay (games/api/held_cursors.py).
         cursor = held_cursors.take(attempt_id)
         try:
+            # A pooled connection can die under the request (PostgreSQL restarted, its backend
+            # terminated): the batch is played once more on a fresh one, as on the socket.
             answer = play_actions(
                 attempt_id=attempt_id,
                 player=request.user,
                 read_data=lambda: request.data,
                 cursor=cursor,
+                held_connection=True,
             )
         finally:
             held_cursors.give_back(attempt_id, cursor)

@@ -46,11 +46,13 @@ def play_actions(
     ``read_data`` gives the batch's input (``offset`` and ``actions``); it is read only
     once the throttle lets the batch through. ``cursor`` is what the caller holds of the
     attempt since its last batch (``PlayCursor``), updated in place. With
-    ``held_connection`` (a caller that keeps its database connection between batches) a
-    database error closes the connection and the batch is played once more on a fresh
-    one; a second error is answered 503 ``unavailable``. Without it a database error is
-    raised: Django's request handling answers it (core/http_errors.py: 503 ``unavailable``
-    when the database cannot be reached, else 500).
+    ``held_connection`` (a caller whose connection may have outlived its server session:
+    the socket's threads keep theirs, a request takes a pooled one) a database error closes
+    the connection and the batch is played once more on a fresh one (a batch stored before
+    the error is then a retry, answered as the first); a second error is answered 503
+    ``unavailable``. Without it a database error is raised: Django's request handling
+    answers it (core/http_errors.py: 503 ``unavailable`` when the database cannot be
+    reached, else 500).
     """
     wait = seconds_to_wait(player)
     if wait is not None:
