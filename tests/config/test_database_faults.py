@@ -10,12 +10,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import psycopg
 import pytest
 from django.db import close_old_connections, connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from tests.database_support import terminate_other_connections
 from tests.factories import make_player
 
 pytestmark = [
@@ -23,21 +23,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("fresh_throttles"),
 ]
-
-
-def terminate_other_connections() -> int:
-    """Close every other connection to the test database, as a restart would."""
-    params = connection.get_connection_params()
-    params.pop("pool", None)
-    params.pop("prepare_threshold", None)
-    params.pop("cursor_factory", None)
-    params.pop("context", None)
-    with psycopg.connect(**params, autocommit=True) as admin:
-        rows = admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        ).fetchall()
-    return len(rows)
 
 
 def test_terminated_pooled_connections_are_replaced_without_a_500() -> None:

@@ -17,7 +17,7 @@ from games.services.deals import deal_schedule
 from tests.factories import make_player, verified_deal
 from tests.games.api_support import client_for, past_challenge_of
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS
-from tests.games.test_fair_play import (
+from tests.games.fair_play_support import (
     Reached,
     assert_nothing_hidden,
     cards_seen,

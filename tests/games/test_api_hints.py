@@ -10,35 +10,13 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
-from games import engine
-from games.models import Attempt, Deal
 from games.services import hints
 from tests.factories import make_player
-from tests.games.api_support import client_for, solution_of, solved_deal
+from tests.games.api_support import client_for
+from tests.games.hints_support import hint, play, start_off_the_solution, start_practice
 
 NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
-
-
-def start_practice(client: APIClient) -> tuple[int, list[str]]:
-    deal = solved_deal(pool=Deal.Pool.PRACTICE)
-    response = client.post("/api/v1/practice/start/", {"variant": deal.variant}, format="json")
-    assert response.status_code == 201, response.content
-    return response.json()["id"], solution_of(deal)
-
-
-def hint(client: APIClient, attempt_id: int) -> Any:
-    return client.get(f"/api/v1/attempts/{attempt_id}/hint/")
-
-
-def play(client: APIClient, attempt_id: int, offset: int, action: str) -> None:
-    response = client.post(
-        f"/api/v1/attempts/{attempt_id}/actions/",
-        {"offset": offset, "actions": [action]},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
 
 
 @contextmanager
@@ -53,17 +31,6 @@ def every_slot_taken(setting: str, settings: Any) -> Iterator[None]:
     finally:
         for _ in range(count):
             slots.release()
-
-
-def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
-    """A practice game whose first action is not the solution's: (attempt id, position)."""
-    attempt_id, solution = start_practice(client)
-    deal = Attempt.objects.get(pk=attempt_id).deal
-    board = engine.Board.deal(deal.variant, deal.seed_int)
-    detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
-    play(client, attempt_id, 0, detour)
-    board.push_text(detour)
-    return attempt_id, board
 
 
 @pytest.mark.django_db

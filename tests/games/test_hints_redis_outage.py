@@ -17,7 +17,7 @@ import pytest
 from tests.dead_port import dead_port
 from tests.factories import make_player
 from tests.games.api_support import client_for
-from tests.games.test_api_hints import hint, start_off_the_solution, start_practice
+from tests.games.hints_support import hint, start_off_the_solution, start_practice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_process")]
 

@@ -23,7 +23,7 @@ from rest_framework.authtoken.models import Token
 from config.asgi import application
 from games.api import play_socket
 from games.api.play_threads import on_every_play_thread, release_connections
-from tests.config.test_database_faults import terminate_other_connections
+from tests.database_support import terminate_other_connections
 from tests.factories import make_player
 from tests.games.api_support import todays_challenge
 

@@ -23,7 +23,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from games.models import Attempt
-from tests.config.test_database_faults import terminate_other_connections
+from tests.database_support import terminate_other_connections
 from tests.factories import make_player
 from tests.games.api_support import solution_of, todays_challenge
 from tests.own_redis import OwnRedis, own_redis

@@ -26,7 +26,7 @@ from leaderboards.ratings.services import ratings_rate_closed_days, ratings_rate
 from tests.factories import make_challenge, make_player, verified_deal
 from tests.games.api_support import past_challenge_of
 from tests.games.conftest import QUICK_SEEDS
-from tests.games.test_fair_play import (
+from tests.games.fair_play_support import (
     Reached,
     assert_nothing_hidden,
     cards_seen,

@@ -25,7 +25,7 @@ from games.models import Attempt, Deal
 from games.services import practice_deals
 from rooms.models import Room, Seat
 from tests.factories import verified_deal
-from tests.games.test_fair_play import Reached, assert_nothing_hidden, cards_seen, log_lines
+from tests.games.fair_play_support import Reached, assert_nothing_hidden, cards_seen, log_lines
 from tests.rooms.conftest import API, PRACTICE_SEEDS, open_room, post, racers, started_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
