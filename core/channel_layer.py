@@ -30,6 +30,14 @@ A process that was subscribed to nothing during the outage notices nothing and k
 stale connections: a subscribe or publish that fails on a closed connection is tried once
 more (redis-py connects again for it); a Redis still away fails that one too, and that
 error is raised.
+
+Private names of channels-redis reached here (no public way to swap a shard's receiver or
+a loop layer's queues): ``RedisSingleShardConnection._do_receiving`` (replaced),
+``_receive_message``, ``_receive_task``, ``_lock``, ``_redis``, ``_pubsub``,
+``_subscribed_to``; ``RedisPubSubLoopLayer._shards``, ``_get_shard``,
+``_subscribe_to_channel`` (replaced); ``RedisPubSubChannelLayer._get_layer`` (replaced),
+``_layers``, ``_args``, ``_kwargs``; ``channels_redis.utils._wrap_close``. Each is pinned by
+tests/core/test_library_reaches.py, which fails on a version where one of them changed.
 """
 
 from __future__ import annotations
