@@ -6,12 +6,22 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, Response, WebSocket, expect
+from playwright.sync_api import Page, Response, ViewportSize, WebSocket, expect
 
-from tests.frontend.conftest import PASSWORD, Daily, close_connection, make_player
+from tests.frontend.conftest import (
+    CHROMIUM_ARGS,
+    PASSWORD,
+    Daily,
+    chromium_path,
+    close_connection,
+    make_player,
+)
 from tests.games.conftest import QUICK_VARIANT
 from tests.shifted_clock import SHIFT_VARIABLE
 
@@ -295,3 +305,23 @@ def take_seat_and_ready(page: Page) -> None:
     page.click("#join")
     expect(page.locator("#ready")).to_be_visible()
     page.click("#ready")
+
+
+@contextmanager
+def chromium_with_a_profile(folder: Path, viewport: dict[str, int]) -> Iterator[Any]:
+    """Chromium with a profile on disk, as installed: a browser context of Playwright's own is
+    incognito, where Chromium never offers to install and keeps no service worker's
+    notifications. (The test sets DJANGO_ALLOW_ASYNC_UNSAFE: Playwright's loop runs in it.)"""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            folder,
+            executable_path=chromium_path(),
+            args=CHROMIUM_ARGS,
+            viewport=ViewportSize(width=viewport["width"], height=viewport["height"]),
+        )
+        try:
+            yield context
+        finally:
+            context.close()

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import CHROMIUM_ARGS, PHONE, Server, chromium_path
+from tests.frontend.conftest import PHONE, Server
+from tests.frontend.helpers import chromium_with_a_profile
 
 pytestmark = pytest.mark.browser
 
@@ -34,20 +35,9 @@ CACHED_URLS = """async () => {
 def profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]:
     """Chromium with a profile on disk: a browser context of Playwright's own is incognito,
     where Chromium never offers to install (its one installability error, 'in-incognito')."""
-    from playwright.sync_api import sync_playwright
-
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tmp_path / "profile",
-            executable_path=chromium_path(),
-            args=CHROMIUM_ARGS,
-            viewport={"width": PHONE["width"], "height": PHONE["height"]},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with chromium_with_a_profile(tmp_path / "profile", PHONE) as context:
+        yield context
 
 
 def test_the_manifest_is_served_as_a_web_app_manifest(asgi_server: Server) -> None:

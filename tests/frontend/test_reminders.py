@@ -19,14 +19,12 @@ from playwright.sync_api import expect
 
 from notifications.kinds import league_passed
 from tests.frontend.conftest import (
-    CHROMIUM_ARGS,
     DESKTOP,
     Server,
-    chromium_path,
     close_connection,
     make_player,
 )
-from tests.frontend.helpers import sign_in
+from tests.frontend.helpers import chromium_with_a_profile, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,20 +53,9 @@ SHOWN = """async () => {
 @pytest.fixture
 def profile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]:
     """Chromium with a profile on disk (service workers and notifications as installed)."""
-    from playwright.sync_api import sync_playwright
-
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tmp_path / "profile",
-            executable_path=chromium_path(),
-            args=CHROMIUM_ARGS,
-            viewport={"width": DESKTOP["width"], "height": DESKTOP["height"]},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+    with chromium_with_a_profile(tmp_path / "profile", DESKTOP) as context:
+        yield context
 
 
 def test_a_pushed_reminder_is_shown_and_a_tap_opens_its_page(
