@@ -93,6 +93,12 @@ class BeatJob:
     run: Callable[[], object]
     last_run_at: dt.datetime | None = None  # None: due now
     retry_at: dt.datetime | None = None
+    running: bool = False
+
+    def due_again_within(self, when: dt.datetime) -> None:
+        """Be due again at ``when`` at the latest (an earlier due time stands)."""
+        if self.retry_at is None or when < self.retry_at:
+            self.retry_at = when
 
     def seconds_until_due(self, now: dt.datetime) -> float:
         if self.retry_at is not None:
@@ -150,11 +156,14 @@ class EmbeddedBeat:
         return ran
 
     def run_soon(self, task: str, seconds: float) -> None:
-        """Run ``task``'s job within ``seconds`` (sooner if it is due sooner anyway)."""
+        """Run ``task``'s job within ``seconds`` (sooner if it is due sooner anyway). Asked
+        while the job runs (a verification the running job queued came back already), it
+        asks for one more run after this one: the running one may have read the state from
+        before the news."""
         now = timezone.now()
         for job in self.jobs:
-            if job.task == task and job.seconds_until_due(now) > seconds:
-                job.retry_at = now + dt.timedelta(seconds=seconds)
+            if job.task == task and (job.running or job.seconds_until_due(now) > seconds):
+                job.due_again_within(now + dt.timedelta(seconds=seconds))
 
     def seconds_until_next(self) -> float:
         now = timezone.now()
@@ -163,14 +172,16 @@ class EmbeddedBeat:
 
     def _run(self, job: BeatJob, now: dt.datetime) -> None:
         job.retry_at = None  # taken; a run_soon() from here on asks for one more run
+        job.running = True
         close_old_connections()
         try:
             outcome = job.run()
         except Exception:
             log.exception("embedded beat: %s failed; retried in %.0f s", job.task, RETRY_SECONDS)
-            job.retry_at = timezone.now() + dt.timedelta(seconds=RETRY_SECONDS)
+            job.due_again_within(timezone.now() + dt.timedelta(seconds=RETRY_SECONDS))
             return
         finally:
+            job.running = False
             connection.close()
         job.last_run_at = now
         log.debug("embedded beat: %s ran: %r", job.task, outcome)

@@ -35,8 +35,10 @@ from games.embedded_beat import (
     CLOSE_DAY,
     PREPARE,
     REDRAW_SECONDS,
+    BeatJob,
     EmbeddedBackground,
     EmbeddedBeat,
+    as_schedule,
     jobs_for,
 )
 from games.models import Attempt, Deal
@@ -127,6 +129,26 @@ def test_a_beat_entry_the_embedded_beat_cannot_run_is_refused() -> None:
 
     with pytest.raises(LookupError, match=r"games\.something_new"):
         jobs_for(schedule, {})
+
+
+@pytest.mark.django_db(transaction=True)  # the beat closes its connection after each job
+def test_a_redraw_asked_for_while_the_first_preparation_runs_is_not_lost() -> None:
+    # The verifier can finish a candidate the running preparation queued before that
+    # preparation returns (its first run of all, on PostgreSQL): the ask must still count.
+    beat = EmbeddedBeat([])
+    asked = []
+
+    def prepare() -> None:
+        asked.append(True)
+        beat.run_soon(PREPARE, REDRAW_SECONDS)
+
+    beat.jobs = [BeatJob("prepare", PREPARE, as_schedule(600), prepare)]
+    with time_machine.travel(at(-3600), tick=False):
+        assert beat.run_due() == [PREPARE]
+        assert beat.jobs[0].seconds_until_due(timezone.now()) == REDRAW_SECONDS
+    with time_machine.travel(at(-3600 + REDRAW_SECONDS), tick=False):
+        assert beat.run_due() == [PREPARE]
+    assert len(asked) == 2
 
 
 @pytest.mark.django_db(transaction=True)  # the beat closes its connection after each job
@@ -312,15 +334,6 @@ def test_an_unproved_candidate_is_replaced_within_seconds_not_at_the_next_beat(
 ) -> None:
     settings.SOLVER_SECONDS = 0.001  # every candidate comes back unknown
     settings.DAILY_DAYS_AHEAD = 1
-    # Without the reminders' job: with it, on PostgreSQL only (the full stack's test run; the
-    # embedded run is SQLite, where it passes with every job), the second candidate, logged
-    # as created 5 s later, is not seen by this thread within 60 s. Not understood yet: see
-    # the closing note of the session that found it.
-    settings.CELERY_BEAT_SCHEDULE = {
-        name: entry
-        for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
-        if entry["task"] != "notifications.send_reminders"
-    }
     background = EmbeddedBackground()
     background.start()
     try:
