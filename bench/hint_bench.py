@@ -1,15 +1,18 @@
-"""How long a practice hint takes once the player has left every known line: the solver's
-search from the position, as ``games.services.hints.position_hint`` runs it (in the request
-in the embedded run, on a worker otherwise; the queue's wait is not in the figure).
+"""How long a practice hint takes once the player has left the deal's solution: the work
+``games.services.hints`` does for it in the process, without the database's one-row reads.
 
-    .venv/bin/python -m bench.hint_bench [--seconds 5] [--per-deal 10]
+    .venv/bin/python -m bench.hint_bench [--moves-off 1] [--per-deal 10] [--seconds 5]
 
 For each deal with a stored winning line in tests/data/solutions.json (spider1 and
-astrocyte), positions are taken along the line every few actions; at each, one legal action
-other than the line's next is played (a move off the line) and the solver is asked for a
-win from there within ``--seconds`` (the HINT_SECONDS default). Printed: each search's
-seconds and status, then the median and p90 over all positions and how many found a line.
-CPU-bound and single-threaded: run it on a quiet machine and note the load average.
+astrocyte), positions are taken along the line every few actions; at each, ``--moves-off``
+legal actions of the player's own are played (the first that is neither the line's next
+nor undo nor a deal, each time). The hint is then timed as the service answers it: the
+attempt's log replayed (``engine.replay_on``, as ``selectors.attempt_board``), the known
+lines tried (``hint_lines.known_win``: on a line, or a step back onto it by a search
+bounded in nodes), and only when they give nothing the solver, within ``--seconds`` (the
+HINT_SECONDS default; with workers that search runs on a worker, and the queue's wait is
+not in the figure). Printed: each hint's seconds and where it came from, then the median,
+p90 and max, and how many came from a known line. Single-threaded: note the load average.
 """
 
 from __future__ import annotations
@@ -21,56 +24,78 @@ import statistics
 import time
 from pathlib import Path
 
-from games import solver
+from games import engine, solver
 from games.engine import Board
+from games.services.hint_lines import known_win
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "tests" / "data" / "solutions.json"
 
 
-def off_line_positions(
-    variant: str, seed: int, line: list[str], count: int
-) -> list[tuple[int, Board]]:
-    """``count`` positions along ``line``, each one action off it (the first legal action that
-    is not the line's next and not an undo)."""
-    positions = []
+def off_line_logs(
+    variant: str, seed: int, line: list[str], count: int, moves_off: int
+) -> list[tuple[int, list[str]]]:
+    """``count`` logs that follow ``line`` for a while, then leave it by ``moves_off``
+    actions of the player's own: (where they left it, the log)."""
+    logs = []
     step = max(1, len(line) // (count + 1))
     for at in range(step, len(line) - 1, step):
         board = Board.deal(variant, seed)
-        for action in line[:at]:
+        log = list(line[:at])
+        for action in log:
             board.play(action)
-        others = [a for a in board.legal_actions() if a not in (line[at], "undo")]
-        if not others:
-            continue
-        board.play(others[0])
-        positions.append((at, board))
-        if len(positions) == count:
+        for _ in range(moves_off):
+            others = [a for a in board.legal_actions() if a not in (line[at], "undo", "deal")]
+            if not others:
+                break
+            board.play(others[0])
+            log.append(others[0])
+        else:
+            logs.append((at, log))
+        if len(logs) == count:
             break
-    return positions
+    return logs
+
+
+def hint_seconds(
+    variant: str, seed: int, line: list[str], log: list[str], seconds: float
+) -> tuple[float, str]:
+    """One hint as the service computes it: (seconds, where the answer came from)."""
+    began = time.perf_counter()
+    board = Board.deal(variant, seed)
+    engine.replay_on(board, log)
+    known = known_win(board, Board.deal(variant, seed), [line])
+    if known is not None:
+        return time.perf_counter() - began, f"known line: {known.action}"
+    result = solver.solve(board, seconds=seconds)
+    return time.perf_counter() - began, f"solver: {result.status}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--per-deal", type=int, default=10)
+    parser.add_argument("--moves-off", type=int, default=1)
     args = parser.parse_args()
     lines = json.loads(SOLUTIONS.read_text())
     times: list[float] = []
-    found = 0
+    from_lines = 0
     for key, line in lines.items():
         variant, seed = key.split(":")
-        for at, board in off_line_positions(variant, int(seed), list(line), args.per_deal):
-            began = time.perf_counter()
-            result = solver.solve(board, seconds=args.seconds)
-            took = time.perf_counter() - began
+        logs = off_line_logs(variant, int(seed), list(line), args.per_deal, args.moves_off)
+        for at, log in logs:
+            took, source = hint_seconds(variant, int(seed), list(line), log, args.seconds)
             times.append(took)
-            found += result.solved
-            print(f"{key}, off the line after {at} actions: {took:.3f} s {result.status}")
+            from_lines += source.startswith("known")
+            print(
+                f"{key}, {args.moves_off} off the line after {at} actions: {took:.3f} s, {source}"
+            )
     times.sort()
     p90 = times[max(0, round(0.9 * len(times)) - 1)]
     print(
-        f"{len(times)} off-line hints: median {statistics.median(times):.3f} s, "
-        f"p90 {p90:.3f} s, max {times[-1]:.3f} s; a line found for {found}; "
+        f"{len(times)} hints {args.moves_off} action(s) off the line: median "
+        f"{statistics.median(times):.3f} s, p90 {p90:.3f} s, max {times[-1]:.3f} s; "
+        f"{from_lines} from a known line, {len(times) - from_lines} searched; "
         f"load {os.getloadavg()[0]:.2f}"
     )
 

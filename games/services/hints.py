@@ -1,11 +1,13 @@
-"""Hints for practice attempts: the next action of a known winning line, the solver only
-when the player has left every line known.
+"""Hints for practice attempts: the next action of a known winning line; a step back onto
+one when the player has just left it; the solver only when neither is at hand.
 
-A winning line from a position gives the hint for every position along it, so a line is
-kept (in the cache, per attempt: the log's length where it starts and its actions) and
-the deal's own verified solution is a line from the start. While the player's log
-follows a line, the hint is its next action: no search. Otherwise the solver searches,
-with its time limit (``HINT_SECONDS``):
+Known winning lines are *paths* from the deal's start (games/services/hint_lines.py): the
+deal's verified solution, and the last line a search found for this attempt (in the cache,
+per attempt). While the player's actions in force (undone ones gone) follow a path, the
+hint is its next action: no search. A player who left every path by a move or two of
+their own gets, from a search bounded in nodes (``hint_lines.rejoin``, milliseconds), the
+step onto a path's position (a move of the path's own, or undo), and the path from
+there is kept. Otherwise the solver searches, with its time limit (``HINT_SECONDS``):
 
 - with Celery workers (``REDIS_URL`` set), on a worker (task ``games.hint_solve`` on
   ``HINT_QUEUE``): the web process only waits for the answer, so a search never holds a
@@ -44,7 +46,8 @@ from games.errors import (
     HintsNotAllowedError,
 )
 from games.models import Attempt
-from games.selectors import attempt_board
+from games.selectors import attempt_board, deal_board
+from games.services.hint_lines import actions_in_force, known_win, next_on
 
 LINE_SECONDS = 6 * 3600  # a practice game left for longer solves again
 BUSY = "The hint solver is busy with other players' positions: ask again in a moment."
@@ -54,11 +57,17 @@ UNREACHABLE = "The hint solver cannot be reached right now: ask again in a momen
 REDIS_DOWN = (RedisError, OSError, BrokerError)
 
 
-def _remembered_line(attempt: Attempt) -> Any:
+def _remembered_path(attempt: Attempt) -> list[str] | None:
     try:
-        return cache.get(_line_key(attempt))
+        kept = cache.get(_line_key(attempt))
     except REDIS_DOWN:
         return None
+    return list(kept["path"]) if isinstance(kept, dict) and "path" in kept else None
+
+
+def _remember_path(attempt: Attempt, path: list[str]) -> None:
+    with suppress(*REDIS_DOWN):  # not remembered: the next hint looks again
+        cache.set(_line_key(attempt), {"path": path}, LINE_SECONDS)
 
 
 _slots: dict[str, threading.BoundedSemaphore] = {}
@@ -93,26 +102,19 @@ def hint_solver_slot() -> Any:
 
 def _line_key(attempt: Attempt) -> str:
     # The deal and the start too: ids alone can come back after a database is recreated.
-    return f"hint-line:{attempt.pk}:{attempt.deal_id}:{attempt.started_at.timestamp()}"
-
-
-def _next_on(line: dict[str, Any] | None, log: list[str]) -> tuple[str, int] | None:
-    """(next action, actions left to the win) when ``log`` follows ``line``."""
-    if not line:
-        return None
-    start, moves = int(line["offset"]), list(line["moves"])
-    played = log[start:]
-    if len(log) < start or len(played) >= len(moves) or moves[: len(played)] != played:
-        return None
-    return moves[len(played)], len(moves) - len(played)
+    return f"hint-path:{attempt.pk}:{attempt.deal_id}:{attempt.started_at.timestamp()}"
 
 
 def _answer(action: str, moves_to_win: int) -> dict[str, Any]:
+    if action == "undo":
+        message = f"Undo your last action: a win in {moves_to_win} actions, the undo included."
+    else:
+        message = f"{action} leads to a win in {moves_to_win} actions."
     return {
         "action": action,
         "status": solver.SOLVED,
         "moves_to_win": moves_to_win,
-        "message": f"{action} leads to a win in {moves_to_win} actions.",
+        "message": message,
     }
 
 
@@ -147,11 +149,17 @@ def _budget_spent(budget: int) -> HintBudgetSpentError:
 
 
 def _next_action(attempt: Attempt) -> dict[str, Any]:
+    paths = [path for path in (_remembered_path(attempt), attempt.deal.solution) if path]
     log = [str(action) for action in attempt.log]
-    for line in (_remembered_line(attempt), {"offset": 0, "moves": attempt.deal.solution}):
-        found = _next_on(line, log)
+    for path in paths:  # a log without undo is its own actions in force: no replay needed
+        found = next_on(path, log)
         if found is not None:
             return _answer(*found)
+    known = known_win(attempt_board(attempt), deal_board(attempt.deal), paths)
+    if known is not None:
+        if known.new_path is not None:
+            _remember_path(attempt, list(known.new_path))
+        return _answer(known.action, known.moves_to_win)
     if current_app.conf.task_always_eager:
         with _a_free_slot("HINT_SOLVES_PER_PROCESS"):
             return position_hint(attempt, len(log), settings.HINT_SECONDS)
@@ -190,11 +198,10 @@ def position_hint(attempt: Attempt, log_length: int, seconds: float) -> dict[str
     """The hint from the position after the first ``log_length`` actions of the attempt's
     log (a log only grows, so that position is the one the hint was asked for), by a
     search; the winning line found, if any, is kept in the cache for the next hints."""
-    result = solver.solve(attempt_board(attempt, log_length), seconds=seconds)
+    board = attempt_board(attempt, log_length)
+    result = solver.solve(board, seconds=seconds)
     if result.solved and result.moves:
-        line = {"offset": log_length, "moves": result.moves}
-        with suppress(*REDIS_DOWN):  # not remembered: the next hint searches again
-            cache.set(_line_key(attempt), line, LINE_SECONDS)
+        _remember_path(attempt, actions_in_force(board) + list(result.moves))
         return _answer(result.moves[0], len(result.moves))
     if result.status == solver.UNSOLVABLE:
         message = "No winning line exists from this position: undo or resign."

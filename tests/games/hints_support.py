@@ -1,5 +1,5 @@
-"""What the hint tests share: a practice game started, a hint asked, a game started off its
-solution's line."""
+"""What the hint tests share: a practice game started, a hint asked, a game one move off its
+solution's line, and one off it beyond the step back that needs no search."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from games import engine
 from games.models import Attempt, Deal
+from games.services.hint_lines import rejoin
 from tests.games.api_support import solution_of, solved_deal
 
 
@@ -32,12 +33,28 @@ def play(client: APIClient, attempt_id: int, offset: int, action: str) -> None:
     assert response.status_code == 200, response.content
 
 
-def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
-    """A practice game whose first action is not the solution's: (attempt id, position)."""
+def start_one_move_off(client: APIClient) -> tuple[int, list[str], engine.Board]:
+    """A practice game whose first action is not the solution's: (attempt id, the deal's
+    solution, the position)."""
     attempt_id, solution = start_practice(client)
     deal = Attempt.objects.get(pk=attempt_id).deal
     board = engine.Board.deal(deal.variant, deal.seed_int)
     detour = next(a for a in board.legal_actions() if a not in (solution[0], "deal"))
     play(client, attempt_id, 0, detour)
     board.push_text(detour)
+    return attempt_id, solution, board
+
+
+def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
+    """A practice game played off its solution's line until no short step leads back onto
+    it (``hint_lines.rejoin`` finds none): a hint there needs the solver. Returns (attempt
+    id, position); the game's log is ``len(board)`` actions long."""
+    attempt_id, solution = start_practice(client)
+    deal = Attempt.objects.get(pk=attempt_id).deal
+    start = engine.Board.deal(deal.variant, deal.seed_int)
+    board = start.copy()
+    while rejoin(board, start, [solution]) is not None:
+        detour = next(a for a in board.legal_actions() if a not in ("undo", "deal", *solution[:12]))
+        play(client, attempt_id, len(board), detour)
+        board.push_text(detour)
     return attempt_id, board

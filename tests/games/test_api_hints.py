@@ -1,6 +1,7 @@
 """Hints in practice: along the deal's solution and along an earlier hint's line they come
-without a search; off every known line the solver finds one, in the request in the embedded
-run (tasks eager; a busy process says so) or on a real Celery worker otherwise."""
+without a search, and so does the step back onto one after a move of the player's own;
+further off every known line the solver finds one, in the request in the embedded run
+(tasks eager; a busy process says so) or on a real Celery worker otherwise."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ import pytest
 from games.services import hints
 from tests.factories import make_player
 from tests.games.api_support import client_for
-from tests.games.hints_support import hint, play, start_off_the_solution, start_practice
+from tests.games.hints_support import (
+    hint,
+    play,
+    start_off_the_solution,
+    start_one_move_off,
+    start_practice,
+)
 
 NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
 
@@ -46,6 +53,52 @@ def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
         play(client, attempt_id, offset, answer["action"])
 
 
+def no_search(*args: Any, **kwargs: Any) -> None:
+    raise AssertionError("the hint searched: a known line was at hand")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("workers", [False, True], ids=["embedded", "with-workers"])
+def test_one_move_off_the_line_the_hints_lead_to_a_win_without_any_search(
+    workers: bool, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Neither the solver in the request nor a worker's task: the step back onto the
+    # solution (a move of its own or undo) comes from the known line, then the hints follow.
+    monkeypatch.setattr(hints.current_app.conf, "task_always_eager", not workers)
+    monkeypatch.setattr(hints.solver, "solve", no_search)
+    monkeypatch.setattr(hints.current_app, "send_task", no_search)
+    settings.HINTS_PER_GAME = 10_000
+    client = client_for(make_player())
+    attempt_id, solution, board = start_one_move_off(client)
+    first = hint(client, attempt_id).json()
+    assert first["action"] in board.legal_actions(), first
+    assert first["moves_to_win"] <= len(solution) + 1  # the undo, then the solution
+    promised, played = first["moves_to_win"], len(board)
+    answer = first
+    while answer["action"] is not None and not board.is_won:
+        play(client, attempt_id, played, answer["action"])
+        board.push_text(answer["action"])
+        played += 1
+        if not board.is_won:
+            answer = hint(client, attempt_id).json()
+            assert answer["moves_to_win"] == promised - (played - 1), answer
+    assert board.is_won
+    assert played - 1 == promised  # the win came in as many actions as the first hint said
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("tasks_in_process")
+def test_after_an_undo_back_onto_the_solution_the_hint_follows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(hints.solver, "solve", no_search)
+    client = client_for(make_player())
+    attempt_id, solution, _ = start_one_move_off(client)
+    play(client, attempt_id, 1, "undo")
+    answer = hint(client, attempt_id).json()
+    assert (answer["action"], answer["moves_to_win"]) == (solution[0], len(solution))
+
+
 @pytest.mark.django_db
 @pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
 def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
@@ -60,7 +113,7 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     assert first["action"] in board.legal_actions()
 
     settings.HINT_SECONDS = NO_TIME_TO_SEARCH
-    play(client, attempt_id, 1, first["action"])
+    play(client, attempt_id, len(board), first["action"])
     second = hint(client, attempt_id).json()
     assert second["action"] is not None, second
     assert second["moves_to_win"] == first["moves_to_win"] - 1
@@ -130,7 +183,9 @@ def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
     answer = first.json()
     assert answer["status"] == "solved" and answer["action"] in board.legal_actions()
 
-    play(client, attempt_id, 1, answer["action"])  # then along the worker's line: no search
+    play(
+        client, attempt_id, len(board), answer["action"]
+    )  # then along the worker's line: no search
     settings.HINT_SECONDS = NO_TIME_TO_SEARCH
     settings.HINT_QUEUE_SECONDS = 0.0  # no worker could answer in time: only the line can
     second = hint(client, attempt_id).json()
