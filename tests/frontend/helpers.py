@@ -222,7 +222,35 @@ def fits_the_width(page: Page) -> None:
     overflow = page.evaluate(
         "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
     )
-    assert overflow <= 1, f"{page.url} scrolls sideways by {overflow}px"
+    if overflow <= 1:
+        return
+    # Name the elements that reach past the right edge, so a failure says what to fix.
+    culprits = page.evaluate(
+        """() => {
+            const width = document.scrollingElement.clientWidth;
+            const label = (element) => element.tagName.toLowerCase()
+                + (element.id ? '#' + element.id : '')
+                + [...element.classList].map((name) => '.' + name).join('');
+            const clipped = (element) => {
+                for (let up = element.parentElement; up && up !== document.body;
+                     up = up.parentElement) {
+                    if (getComputedStyle(up).overflowX !== 'visible') return true;
+                }
+                return false;
+            };
+            return [...document.body.querySelectorAll('*')]
+                .filter((element) => element.getBoundingClientRect().right > width + 1)
+                .filter((element) => !clipped(element))
+                .filter((element) => !element.parentElement
+                    || element.parentElement.getBoundingClientRect().right <= width + 1)
+                .slice(0, 5)
+                .map((element) => label(element) + ' ends at '
+                    + Math.round(element.getBoundingClientRect().right) + 'px');
+        }"""
+    )
+    raise AssertionError(
+        f"{page.url} scrolls sideways by {overflow}px: {', '.join(culprits) or 'no element'}"
+    )
 
 
 # --- games and days the browser tests set up -------------------------------------------
