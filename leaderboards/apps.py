@@ -9,6 +9,7 @@ class LeaderboardsConfig(AppConfig):
     def ready(self) -> None:
         from games import signals
         from leaderboards import receivers
+        from leaderboards.ratings.receivers import on_attempt_voided_rate_again
 
         signals.attempt_progressed.connect(
             receivers.on_attempt_progressed, dispatch_uid="leaderboards.progressed"
@@ -18,5 +19,8 @@ class LeaderboardsConfig(AppConfig):
         )
         signals.attempt_voided.connect(
             receivers.on_attempt_voided, dispatch_uid="leaderboards.voided"
+        )
+        signals.attempt_voided.connect(
+            on_attempt_voided_rate_again, dispatch_uid="leaderboards.ratings.voided"
         )
         signals.day_closed.connect(receivers.on_day_closed, dispatch_uid="leaderboards.day_closed")

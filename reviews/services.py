@@ -1,8 +1,7 @@
 """Reviews: made when a ranked attempt ends, decided by staff (void or clear).
 
 A review never changes a board: only staff's void does (games' ``attempt_void``, which
-tells the boards and their watchers at once; then the ratings of a rated day are computed
-again).
+tells the boards and their watchers at once; the ratings of a rated day follow it).
 """
 
 from __future__ import annotations
@@ -17,8 +16,6 @@ from django.utils import timezone
 from games.models import Attempt
 from games.selectors import day_end
 from games.services.attempts import attempt_void
-from leaderboards.ratings.models import RatedDay
-from leaderboards.ratings.services import ratings_recompute
 from reviews.models import Review
 from reviews.scouting import SIGNUPS_CLOSE_SECONDS, linked_accounts, scout_shape, signup_gap_seconds
 
@@ -140,8 +137,8 @@ def _decide(review: Review, status: str, by: Any, now: dt.datetime) -> None:
 
 
 def review_void(*, review_id: int, by: Any, now: dt.datetime | None = None) -> Review:
-    """Staff agree: the attempt is voided (off the boards, watchers told at once) and, when
-    its day is already rated, that variant's ratings are computed again without it."""
+    """Staff agree: the attempt is voided (off the boards, watchers told at once; when its
+    day is already rated, the ratings follow the void: leaderboards/ratings/receivers.py)."""
     now = now or timezone.now()
     review = Review.objects.select_related("attempt__challenge").get(pk=review_id)
     attempt = review.attempt
@@ -149,9 +146,6 @@ def review_void(*, review_id: int, by: Any, now: dt.datetime | None = None) -> R
     kinds = ", ".join(sorted({item["kind"] for item in review.evidence}))
     attempt_void(attempt_id=attempt.pk, reason=f"voided by {name} on review ({kinds})", now=now)
     _decide(review, Review.Status.VOIDED, by, now)
-    challenge = attempt.challenge
-    if challenge is not None and RatedDay.objects.filter(challenge=challenge).exists():
-        ratings_recompute(variant=challenge.variant, now=now)
     return review
 
 

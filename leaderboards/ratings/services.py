@@ -174,6 +174,20 @@ def ratings_rate_closed_days(*, now: dt.datetime | None = None) -> list[int]:
     return rated
 
 
+def ratings_after_void(*, challenge_id: int) -> int:
+    """An attempt of this daily was voided: when the day is already rated, its variant's
+    ratings are computed again without it (a day not rated yet is rated later without it:
+    nothing to do). Returns the days rated again."""
+    challenge = DailyChallenge.objects.filter(pk=challenge_id).first()
+    if challenge is None or not RatedDay.objects.filter(challenge=challenge).exists():
+        return 0
+    days = ratings_recompute(variant=challenge.variant)
+    log.info(
+        "ratings of %s rated again after a void on challenge %s", challenge.variant, challenge_id
+    )
+    return days
+
+
 def ratings_recompute(
     *, variant: str, now: dt.datetime | None = None, progress: Callable[[str], None] | None = None
 ) -> int:

@@ -106,6 +106,29 @@ def test_voiding_from_the_review_page_leaves_the_board_and_rates_the_day_again(
     assert RatingChange.objects.filter(challenge=challenge, player__username="honest-q").exists()
 
 
+def test_voiding_from_the_attempts_admin_rates_the_day_again_too(
+    scouted: tuple[DailyChallenge, int, Browser],
+) -> None:
+    # Not only a review's void: the attempts' own admin action is a void like any other.
+    challenge, main_attempt, _ = scouted
+    challenge = past_challenge_of(challenge)
+    attempts_close_day()
+    assert ratings_rate_day(challenge_id=challenge.pk) == "rated"
+    main = User.objects.get(username="main-q")
+    assert RatingChange.objects.filter(challenge=challenge, player=main).exists()
+
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("op-a", "op@example.com", "pw-op-a-1"))
+    admin.post(
+        "/admin/games/attempt/",
+        {"action": "void", "_selected_action": [str(main_attempt)]},
+        follow=True,
+    )
+    assert Attempt.objects.get(pk=main_attempt).voided
+    assert not RatingChange.objects.filter(challenge=challenge, player=main).exists()
+    assert RatingChange.objects.filter(challenge=challenge, player__username="honest-q").exists()
+
+
 def test_clearing_keeps_the_attempt_on_the_board(
     scouted: tuple[DailyChallenge, int, Browser],
 ) -> None:
