@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from pythonjsonlogger.core import RESERVED_ATTRS
 
 from config.env import BASE_DIR, DEV_SECRET_KEY, ENVIRONMENT_VARIABLES, env, setting
-from core.channel_layer import prefix_for
+from core.live import prefix_for
 
 DEBUG: bool = setting("DEBUG")
 
@@ -153,18 +153,18 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels-redis' pub/sub layer (core/channel_layer.py): one PUBLISH per group
-            # message, fanned out inside each process, so Redis' work per board does not
+            # channels-redis' pub/sub layer (core/live/channel_layer.py): one PUBLISH per
+            # group message, fanned out inside each process, so Redis' work per board does not
             # grow with the number of watchers.
-            "BACKEND": "core.channel_layer.PubSubChannelLayer",
+            "BACKEND": "core.live.PubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 # Pub/sub channels are server-wide: the URL's database number goes in here.
                 "prefix": prefix_for(REDIS_URL),
                 # Per channel, in the process: the process's one channel per group
-                # (core/group_fanout.py), whose reader hands each message on at once; past
-                # `capacity` its oldest messages are dropped. Each socket's own mailbox is
-                # bounded the same way (core.consumers.MAILBOX_SIZE).
+                # (core/live/group_fanout.py), whose reader hands each message on at once;
+                # past `capacity` its oldest messages are dropped. Each socket's own mailbox is
+                # bounded the same way (core.live.consumers.MAILBOX_SIZE).
                 "capacity": 100,
             },
         }

@@ -27,8 +27,8 @@ def _database_status() -> str:
 
 def channel_layer_kind(layer: object) -> str:
     """What the process's channel layer really is, from the object: ``redis`` when it is
-    one of channels-redis' layers (core.channel_layer's pub/sub layer is one), ``in-memory``
-    for Channels' own, else its class name."""
+    one of channels-redis' layers (core.live's pub/sub layer is one), ``in-memory`` for
+    Channels' own, else its class name."""
     if layer is None:
         return "none"
     if any(cls.__module__.startswith("channels_redis.") for cls in type(layer).__mro__):

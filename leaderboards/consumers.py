@@ -29,8 +29,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from core.broadcast import register_consumer_loop
-from core.consumers import GroupMember
+from core.live import GroupMember, register_consumer_loop
 from leaderboards import live
 from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 

@@ -2,8 +2,8 @@
 
 The games signals arrive after the commit (in the thread that committed: a request, a
 Celery task, the admin). Nothing here runs in that thread beyond handing work over to
-``core.broadcast``, the one way of sending: the messages are built off the loop and sent
-on the broadcasting loop, so a slow or absent Redis never slows an accepted action, and
+``core.live``, the one way of sending: the messages are built off the loop and sent on
+the broadcasting loop, so a slow or absent Redis never slows an accepted action, and
 every failure is logged, not raised.
 
 Coalescing (board pushes): one board per challenge per window (``BOARD_WINDOW_SECONDS``).
@@ -28,7 +28,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
-from core.broadcast import in_worker_thread, send, submit
+from core.live import in_worker_thread, send, submit
 from games.models import Attempt
 from games.selectors import visible_challenge
 from leaderboards import progress_buffer, selectors
@@ -233,7 +233,7 @@ class Broadcaster:
 
 def _prefix() -> str:
     # The cache's KEY_PREFIX keeps deployments apart; the layer's prefix, test workers and
-    # Redis databases (core/channel_layer.py).
+    # Redis databases (core/live/channel_layer.py).
     return str(getattr(get_channel_layer(), "prefix", "asgi"))
 
 

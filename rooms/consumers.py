@@ -23,8 +23,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from core import broadcast
-from core.consumers import GroupMember
+from core.live import GroupMember, register_consumer_loop
 from rooms import selectors
 from rooms.errors import RoomNotFoundError
 
@@ -50,7 +49,7 @@ class RoomConsumer(GroupMember):
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"])
         self.group_name = selectors.group_name(self.code)
-        broadcast.register_consumer_loop()
+        register_consumer_loop()
         await self.accept()
         room = await database_sync_to_async(snapshot)(self.code)
         if room is None:
@@ -96,7 +95,7 @@ class LobbyConsumer(GroupMember):
     every change to one of them."""
 
     async def connect(self) -> None:
-        broadcast.register_consumer_loop()
+        register_consumer_loop()
         await self.accept()
         try:
             # Joined before the list is read: no change committed after the read is missed.

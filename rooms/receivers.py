@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from core.broadcast import broadcast
+from core.live import broadcast
 from games.models import Attempt
 from rooms.models import Seat
 from rooms.selectors import group_name, progress_of

@@ -3,7 +3,7 @@
 Every change to a room is made under ``SELECT … FOR UPDATE`` of its row, so two starts
 (the host's and the last "ready", or two clicks) serialize and the second finds the room
 started. Watchers hear of a change only after its commit (``transaction.on_commit`` and
-core.broadcast). The race itself is played through the games API: its attempts are
+core.live). The race itself is played through the games API: its attempts are
 practice attempts bound to the room (games' ``attempts_start_race``).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core.broadcast import broadcast
+from core.live import broadcast
 from games.services.attempts import (
     attempts_close_time_up,
     attempts_start_race,

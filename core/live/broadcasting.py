@@ -30,7 +30,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections, connection
 
-from core.live_losses import count_loss
+from core.live.losses import count_loss
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ there is no per-message expiry. The core layer's ``capacity`` is kept here: each
 channel's queue in the process holds at most ``capacity`` messages; past it the oldest is
 dropped (a newer board follows). The watchers' sockets have no channel of their own: each
 process reads a group's messages through one channel and fans them out itself
-(core/group_fanout.py), each socket with its own bounded mailbox.
+(core/live/group_fanout.py), each socket with its own bounded mailbox.
 
 Pub/sub channels belong to the whole Redis server, not to one of its numbered databases:
 ``prefix_for`` puts the database of ``REDIS_URL`` into the layer's prefix, so two
@@ -23,7 +23,7 @@ When the connection that reads the subscriptions fails (Redis stopped or restart
 channels-redis' receiver logs an ERROR traceback every second and keeps waiting on the
 dead connection, while every channel's reader waits on, silent. Here the shard's
 receiver stops at the first failure instead: every channel read through it fails with
-the error (``core.group_fanout`` closes its watchers 4503 then), its groups are
+the error (``core.live.group_fanout`` closes its watchers 4503 then), its groups are
 forgotten, and its Redis client is dropped, so that the next subscribe or publish opens a
 fresh connection rather than failing once on the stale one. One warning line per loss.
 A process that was subscribed to nothing during the outage notices nothing and keeps its
@@ -55,7 +55,7 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from core.live_losses import count_loss
+from core.live.losses import count_loss
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ class ResettingShard(RedisSingleShardConnection):
             self._receive_message(message)
 
     async def _lost(self, error: Exception) -> None:
-        # (counted as lost by core.group_fanout, once per group it closes)
+        # (counted as lost by core.live.group_fanout, once per group it closes)
         self._receive_task = None  # this one ends now; the next subscribe starts another
         failed = self.channel_layer.fail_channels_of(self, error)
         log.warning("Redis pub/sub connection lost, %d channel(s) closed: %r", failed, error)

@@ -11,7 +11,7 @@ buys nothing: dispatch calls the handler directly.
 ``UnknownPathDenier``: the answer to a WebSocket address no route knows: the handshake is
 refused (HTTP 403, as for a foreign origin) instead of Channels' router raising (a 500).
 
-``GroupMember``: the consumer's groups come through ``core.group_fanout`` (one
+``GroupMember``: the consumer's groups come through ``core.live.group_fanout`` (one
 subscription per group and process) instead of a channel of its own per socket. A group
 message is appended to the consumer's mailbox; one task at a time sends what it holds, in
 order, through the handler named after the message's type. The mailbox holds at most
@@ -30,16 +30,16 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.security.websocket import WebsocketDenier
 
-from core.eager_start import start_eagerly
-from core.group_fanout import local_groups
-from core.live_losses import count_loss
+from core.live.eager_start import start_eagerly
+from core.live.group_fanout import local_groups
+from core.live.losses import count_loss
 
 log = logging.getLogger(__name__)
 
 MAILBOX_SIZE = 100
 # No channel of its own (Channels' get_channel_layer answers None for an alias it does not
-# know): group messages come through core.group_fanout.
-NO_CHANNEL_LAYER = "(none: group messages come through core.group_fanout)"
+# know): group messages come through core.live.group_fanout.
+NO_CHANNEL_LAYER = "(none: group messages come through core.live.group_fanout)"
 CLOSE_UNAVAILABLE = 4503
 CLOSE_INTERNAL_ERROR = 1011
 # What a socket that went away raises when written to (uvicorn's ClientDisconnected is an
@@ -94,7 +94,7 @@ class GroupMember(DirectDispatch, AsyncWebsocketConsumer):
         for group in joined:
             await local_groups().leave(group, self)
 
-    # --- core.group_fanout.Member ---
+    # --- core.live.group_fanout.Member ---
 
     def deliver(self, event: dict[str, Any]) -> None:
         if self._mailbox is None:

@@ -10,7 +10,7 @@ latency (docs/scaling.md).
 Here a process joins a group once, on its first local member, through a channel of its
 own for that group; one reader task takes each message off that channel, decoded once,
 and hands it to every local member (``Member.deliver``, a plain call). The last member's
-leave drops the subscription. Members are consumers (``core.consumers.GroupMember``):
+leave drops the subscription. Members are consumers (``core.live.consumers.GroupMember``):
 each keeps a bounded mailbox and sends from it in order, so a socket that stops reading
 fills only its own mailbox and never delays the others.
 
@@ -30,8 +30,8 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from core.broadcast import group_calls_gate
-from core.live_losses import count_loss
+from core.live.broadcasting import group_calls_gate
+from core.live.losses import count_loss
 
 log = logging.getLogger(__name__)
 

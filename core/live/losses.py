@@ -1,10 +1,10 @@
 """What the live fan-out drops or fails, counted (``astrocyte_live_losses_total{where}``).
 
-The fan-out (``core.broadcast``, ``core.group_fanout``, ``core.channel_layer``,
-``core.consumers``, ``leaderboards.live``) hands work between threads and event loops and
-never raises: a player's action is safe in the database whatever happens to its push, and
-a newer board follows a lost one. So that a bug or an outage there is seen as more than a
-warning line, every place that drops or fails a push counts it here, by where:
+The fan-out (this package, ``core.live``, and ``leaderboards.live``) hands work between
+threads and event loops and never raises: a player's action is safe in the database
+whatever happens to its push, and a newer board follows a lost one. So that a bug or an
+outage there is seen as more than a warning line, every place that drops or fails a push
+counts it here, by where:
 
 - ``schedule``: a push could not be handed to the broadcasting loop;
 - ``push``: a push failed while it was made (reading the board, a window's claim);
@@ -35,7 +35,7 @@ WHERE = (
 
 LIVE_LOSSES = Counter(
     f"{PREFIX}_live_losses",
-    "Live pushes dropped or failed on their way to the sockets, by where (core/live_losses.py).",
+    "Live pushes dropped or failed on their way to the sockets, by where (core/live/losses.py).",
     ["where"],
 )
 for _where in WHERE:

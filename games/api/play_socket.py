@@ -45,7 +45,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError, connection
 
 from core.api_errors import DomainError, error_body
-from core.consumers import CLOSE_UNAVAILABLE, NO_CHANNEL_LAYER, DirectDispatch
+from core.live import CLOSE_UNAVAILABLE, NO_CHANNEL_LAYER, DirectDispatch
 from games.api.play_threads import in_play_thread
 from games.metrics import PLAY_SOCKET_ANSWERS, PLAY_SOCKETS_OPEN
 from games.play import PlayAnswer, play_actions

@@ -41,7 +41,7 @@ async def test_configured_channel_layer_delivers_group_messages() -> None:
 @pytest.mark.redis
 @pytest.mark.asyncio
 async def test_redis_channel_layer_round_trip() -> None:
-    from core.channel_layer import PubSubChannelLayer
+    from core.live.channel_layer import PubSubChannelLayer
 
     # A layer of its own, built from the settings: closing its connections must not close
     # those the process's shared layer holds on other loops (the live broadcaster's).
@@ -101,7 +101,7 @@ async def test_a_watcher_that_stops_reading_keeps_only_the_newest_messages() -> 
 async def test_a_group_message_costs_redis_one_publish_whatever_the_group_size(
     own_redis: OwnRedis,
 ) -> None:
-    from core.channel_layer import PubSubChannelLayer
+    from core.live.channel_layer import PubSubChannelLayer
 
     layer = PubSubChannelLayer(hosts=[own_redis.url])
     server = redis.asyncio.Redis.from_url(own_redis.url)
@@ -129,7 +129,7 @@ async def test_deployments_on_numbered_databases_of_one_redis_do_not_hear_each_o
     own_redis: OwnRedis,
 ) -> None:
     """Pub/sub channels are server-wide; the database number in REDIS_URL keeps them apart."""
-    from core.channel_layer import PubSubChannelLayer, prefix_for
+    from core.live.channel_layer import PubSubChannelLayer, prefix_for
 
     def layer_on(database: int) -> PubSubChannelLayer:
         url = f"redis://127.0.0.1:{own_redis.port}/{database}"

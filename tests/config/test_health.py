@@ -24,7 +24,7 @@ def test_health_reports_database_and_services(client: Client) -> None:
 def test_the_layer_kind_is_read_from_the_layer_object() -> None:
     from channels.layers import InMemoryChannelLayer
 
-    from core.channel_layer import PubSubChannelLayer
+    from core.live.channel_layer import PubSubChannelLayer
     from core.service_views import channel_layer_kind
 
     assert channel_layer_kind(InMemoryChannelLayer()) == "in-memory"

@@ -78,7 +78,7 @@ def test_database_and_redis_urls_are_parsed() -> None:
         "USER": "player",
     }
     layer = loaded["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "core.channel_layer.PubSubChannelLayer"
+    assert layer["BACKEND"] == "core.live.PubSubChannelLayer"
     assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [
         "redis://cache.internal:6380/2"
     ]

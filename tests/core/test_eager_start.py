@@ -1,4 +1,4 @@
-"""core.eager_start: a coroutine runs at once; only one that must wait gets a task."""
+"""core.live.eager_start: a coroutine runs at once; only one that must wait gets a task."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import contextvars
 
 import pytest
 
-from core.eager_start import start_eagerly
+from core.live.eager_start import start_eagerly
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,6 +1,6 @@
 """The fan-out's failure paths: each drops or fails what it must (a push is never worth an
 exception in the caller), says so in one log line, and counts it in
-``astrocyte_live_losses_total{where}`` (core/live_losses.py), so that an operator sees it.
+``astrocyte_live_losses_total{where}`` (core/live/losses.py), so that an operator sees it.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from core import broadcast
-from core.channel_layer import DropOldestQueue
-from core.consumers import MAILBOX_SIZE, GroupMember
-from core.group_fanout import LocalGroups
-from core.live_losses import losses
+from core.live import broadcasting
+from core.live.channel_layer import DropOldestQueue
+from core.live.consumers import MAILBOX_SIZE, GroupMember
+from core.live.group_fanout import LocalGroups
+from core.live.losses import losses
 
 
 class Change:
@@ -42,9 +42,9 @@ class BrokenLayer:
 def test_a_group_message_the_layer_refuses_is_counted_and_logged_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: BrokenLayer())
-    with Change("send") as change, caplog.at_level(logging.WARNING, "core.broadcast"):
-        asyncio.run(broadcast.send("challenge-1", "board.update", {"top": []}))
+    monkeypatch.setattr(broadcasting, "get_channel_layer", lambda: BrokenLayer())
+    with Change("send") as change, caplog.at_level(logging.WARNING, "core.live.broadcasting"):
+        asyncio.run(broadcasting.send("challenge-1", "board.update", {"top": []}))
     assert change.by == 1
     assert "live push board.update to challenge-1 lost" in caplog.text
 
@@ -53,8 +53,8 @@ def test_a_push_that_fails_while_it_is_made_is_counted(caplog: pytest.LogCapture
     async def failing() -> None:
         raise RuntimeError("the board could not be read")
 
-    with Change("push") as change, caplog.at_level(logging.ERROR, "core.broadcast"):
-        asyncio.run(broadcast._guarded(failing))
+    with Change("push") as change, caplog.at_level(logging.ERROR, "core.live.broadcasting"):
+        asyncio.run(broadcasting._guarded(failing))
     assert change.by == 1
     assert "live push failed" in caplog.text
 
@@ -63,9 +63,9 @@ def test_a_push_that_cannot_be_scheduled_is_counted(monkeypatch: pytest.MonkeyPa
     def no_loop() -> Any:
         raise RuntimeError("no loop")
 
-    monkeypatch.setattr(broadcast, "broadcasting_loop", no_loop)
+    monkeypatch.setattr(broadcasting, "broadcasting_loop", no_loop)
     with Change("schedule") as change:
-        broadcast.submit(lambda: asyncio.sleep(0))  # returns: never raises to the caller
+        broadcasting.submit(lambda: asyncio.sleep(0))  # returns: never raises to the caller
     assert change.by == 1
 
 

@@ -43,7 +43,7 @@ def full_stack_layer(redis_url: str) -> dict[str, Any]:
     """The server's channel layer (its own Redis database), for a close run in this process."""
     from django.conf import settings
 
-    from core.channel_layer import prefix_for
+    from core.live.channel_layer import prefix_for
 
     layer = json.loads(json.dumps(settings.CHANNEL_LAYERS))
     layer["default"]["CONFIG"]["hosts"] = [{"address": redis_url, "socket_timeout": 15}]

@@ -340,7 +340,7 @@ async def test_the_play_socket_opens_and_plays_while_the_channel_layer_is_unreac
     with dead_port() as port:
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "core.channel_layer.PubSubChannelLayer",
+                "BACKEND": "core.live.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
             }
         }

@@ -46,7 +46,7 @@ def on_own_redis(own_redis: OwnRedis, settings: Any) -> OwnRedis:
     }
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "core.channel_layer.PubSubChannelLayer",
+            "BACKEND": "core.live.PubSubChannelLayer",
             "CONFIG": {"hosts": [own_redis.url], "prefix": f"faults-{uuid.uuid4().hex[:8]}"},
         }
     }

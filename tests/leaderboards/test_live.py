@@ -307,10 +307,10 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
     communicator, _ = await watch(challenge.pk)  # listening on the real Redis
 
     # Redis "goes away" for whoever broadcasts: a layer on a port where nothing listens.
-    with dead_port() as port, caplog.at_level(logging.WARNING, logger="core.broadcast"):
+    with dead_port() as port, caplog.at_level(logging.WARNING, logger="core.live.broadcasting"):
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "core.channel_layer.PubSubChannelLayer",
+                "BACKEND": "core.live.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
             }
         }

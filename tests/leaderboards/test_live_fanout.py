@@ -1,4 +1,4 @@
-"""Group messages are fanned out inside the process (core.group_fanout, core.consumers).
+"""Group messages are fanned out inside the process (core.live.group_fanout, core.live.consumers).
 
 Redis' work for a board must not grow with the number of watchers, and one socket that
 stops reading must neither delay the others nor hold more than its mailbox.
@@ -14,8 +14,8 @@ import redis.asyncio as redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from core.consumers import MAILBOX_SIZE, GroupMember
-from core.group_fanout import local_groups
+from core.live.consumers import MAILBOX_SIZE, GroupMember
+from core.live.group_fanout import local_groups
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt
 from tests.leaderboards.live_support import (

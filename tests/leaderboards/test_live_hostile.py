@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from core.channel_layer import PubSubChannelLayer
+from core.live.channel_layer import PubSubChannelLayer
 from tests.dead_port import dead_port
 from tests.factories import make_challenge
 from tests.leaderboards.live_support import (
@@ -54,7 +54,7 @@ async def test_connecting_during_a_redis_outage_closes_4503_with_one_log_line(
     with dead_port() as port, caplog.at_level(logging.INFO):
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "core.channel_layer.PubSubChannelLayer",
+                "BACKEND": "core.live.PubSubChannelLayer",
                 "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"], "prefix": "asgi-outage"},
             }
         }

@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.redis, pytest.mark.django_db(tran
 def layer_on_own_redis(own_redis: OwnRedis, settings: Any) -> OwnRedis:
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "core.channel_layer.PubSubChannelLayer",
+            "BACKEND": "core.live.PubSubChannelLayer",
             "CONFIG": {"hosts": [own_redis.url], "prefix": f"restart-{uuid.uuid4().hex[:8]}"},
         }
     }
