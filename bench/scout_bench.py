@@ -25,13 +25,16 @@ The population, on each of two dailies (spider1 and astrocyte):
   10 % signed up today, the rest days to months ago.
 - cheaters: one to three spare accounts, then the main account. The first spare deals all
   five stock deals and resigns; the others play 4-10 actions of the reference policy and
-  resign (they scout the tableau). Then the main account plays the reference policy (what
-  it plays does not matter to the link). How they connect: 40 % by browser (spares and main on
+  resign (they scout the tableau). Then the main account plays the reference policy, except
+  that before each deal it moves cards so that more of the dealt cards, which it knows,
+  land on their same-suit successor (the foreknowledge evidence looks for that).
+  How they connect: 40 % by browser (spares and main on
   one browser: one device cookie), 40 % by API client (token clients from one address and
   client), 20 % from a phone and a laptop on one home network (one address, two devices).
   The spares are made today; the main account is an old one.
-- ``--other-network`` cheaters (reported apart, never in the target): the spares on another
-  network (mobile data) and another device than the main: nothing links them.
+- ``--other-network`` cheaters (reported apart, never in the scout link's target): the spares
+  on another network (mobile data) and another device than the main: nothing links them;
+  only the main game's own play (the foreknowledge evidence) can give them away.
 """
 
 from __future__ import annotations
@@ -155,6 +158,39 @@ def choose(board: Any, rng: random.Random, impatient: bool, idle: int) -> tuple[
     return ("deal" if "deal" in legal else None), True
 
 
+def next_deal(board: Any) -> list[tuple[int, int]]:
+    """What the next deal brings, column by column: what a scout's main account knows."""
+    trial = board.copy(keep_history=False)
+    return list(trial.play("deal").revealed[: board.variant.columns])
+
+
+def fits(board: Any, dealt: list[tuple[int, int]]) -> int:
+    """How many of ``dealt`` would land on their same-suit successor."""
+    tops = [column[-1] if column else None for column, _ in board.iter_columns()]
+    return sum(1 for column, card in dealt if tops[column] == card + 1)
+
+
+def choose_knowing(
+    board: Any, rng: random.Random, impatient: bool, idle: int
+) -> tuple[str | None, bool]:
+    """The scout's main account: the reference player, except that before each deal it
+    moves cards so that more of the dealt cards (which it knows) land on their successor."""
+    action, useful = choose(board, rng, impatient, idle)
+    if action != "deal":
+        return action, useful
+    dealt = next_deal(board)
+    now = fits(board, dealt)
+    better = []
+    for move in board.legal_actions():
+        if move in ("deal", "undo"):
+            continue
+        trial = board.copy(keep_history=False)
+        trial.play(move)
+        if "deal" in trial.legal_actions() and fits(trial, dealt) > now:
+            better.append(move)
+    return (rng.choice(better), False) if better else ("deal", True)
+
+
 def play(
     user: Any,
     day: Day,
@@ -164,6 +200,7 @@ def play(
     scripted: list[str] | None = None,
     impatient: bool = False,
     limit: int | None = None,
+    knows_stock: bool = False,
 ) -> Any:
     """One ranked game at human pace through the services; the ended attempt."""
     from games import engine
@@ -191,7 +228,8 @@ def play(
             action: str | None = scripted[len(actions)]
             useful = True
         else:
-            action, useful = choose(board, rng, impatient, idle)
+            policy = choose_knowing if knows_stock else choose
+            action, useful = policy(board, rng, impatient, idle)
         if action is None:
             break
         board.play(action)
@@ -272,16 +310,17 @@ def cheater(day: Day, rng: random.Random, other_network: bool = False) -> int:
         else:
             play(spare, day, spare_where, rng, limit=rng.randint(4, 10), scripted=None)
     main = account(rng, False, day)
-    return int(play(main, day, Seen(main_device, address, agent), rng).pk)
+    return int(play(main, day, Seen(main_device, address, agent), rng, knows_stock=True).pk)
 
 
-def reached(attempt_ids: list[int], with_scout_link: bool) -> int:
+def reached(attempt_ids: list[int], with_evidence: str | None = None) -> int:
+    """How many of these attempts are in the queue (with that kind of evidence, if given)."""
     from reviews.models import Review
 
     reviews = Review.objects.filter(attempt_id__in=attempt_ids)
-    if not with_scout_link:
+    if with_evidence is None:
         return reviews.count()
-    return sum(1 for r in reviews if any(item["kind"] == "scout_link" for item in r.evidence))
+    return sum(1 for r in reviews if any(item["kind"] == with_evidence for item in r.evidence))
 
 
 @dataclass
@@ -327,17 +366,22 @@ def main() -> None:
     started = time.monotonic()
     found = simulate(random.Random(args.seed), args.honest, args.cheaters, args.other_network)
     honest, cheats, unlinked = found.honest, found.cheats, found.unlinked
-    caught = reached(cheats, with_scout_link=True)
-    false = reached(honest, with_scout_link=False)
-    missed = reached(unlinked, with_scout_link=True)
+    caught = reached(cheats, "scout_link")
+    false = reached(honest)
     print(f"dailies: {', '.join(f'{v} (seed {s})' for v, s in DEALS)}; seed {args.seed}")
     print(
         f"cheating main accounts in the queue with the scout link: {caught}/{len(cheats)} "
         f"({caught / max(1, len(cheats)):.1%})"
     )
+    knew = reached(cheats + unlinked, "foreknowledge")
+    print(
+        f"cheating main accounts with the foreknowledge evidence (linked or not): "
+        f"{knew}/{len(cheats) + len(unlinked)} ({knew / max(1, len(cheats) + len(unlinked)):.1%})"
+    )
     print(
         f"honest players in the queue at all: {false}/{len(honest)} "
-        f"({false / max(1, len(honest)):.1%})"
+        f"({false / max(1, len(honest)):.1%}); with the foreknowledge evidence: "
+        f"{reached(honest, 'foreknowledge')}"
     )
     from games.models import Attempt
     from reviews.scouting import scout_shape
@@ -345,8 +389,9 @@ def main() -> None:
     shaped = sum(1 for a in Attempt.objects.filter(pk__in=honest) if scout_shape(a))
     print(f"honest attempts with the scout's shape (linked or not): {shaped}/{len(honest)}")
     print(
-        f"cheaters whose spares were on another network and device: {missed}/{len(unlinked)} "
-        "in the queue"
+        f"cheaters whose spares were on another network and device: "
+        f"{reached(unlinked)}/{len(unlinked)} in the queue "
+        f"({reached(unlinked, 'scout_link')} with the scout link)"
     )
     if args.show_honest:
         from reviews.models import Review

@@ -78,3 +78,18 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"Review of attempt {self.attempt_id} ({self.get_severity_display()}, {self.status})"
+
+
+class GameFits(models.Model):
+    """How one ended ranked game's deals fitted (reviews/foreknowledge.py): each dealt card
+    it had never seen, onto a top one could fit, as its chance of fitting; and the fits.
+    Kept so that a player's recent games are weighed together without replaying them."""
+
+    attempt = models.OneToOneField(
+        Attempt, on_delete=models.CASCADE, primary_key=True, related_name="deal_fits"
+    )
+    chances = models.JSONField(default=list)
+    fits = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"attempt {self.attempt_id}: {self.fits} of {len(self.chances)} deals fitted"

@@ -14,9 +14,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Attempt
-from games.selectors import day_end
+from games.selectors import day_end, deal_board
 from games.services.attempts import attempt_void
-from reviews.models import Review
+from reviews.foreknowledge import (
+    FOREKNOWLEDGE_DAYS,
+    FOREKNOWLEDGE_P,
+    FOREKNOWLEDGE_P_HIGH,
+    NO_DEALS,
+    DealFits,
+    deal_fits,
+)
+from reviews.models import GameFits, Review
 from reviews.scouting import SIGNUPS_CLOSE_SECONDS, linked_accounts, scout_shape, signup_gap_seconds
 
 log = logging.getLogger(__name__)
@@ -88,15 +96,82 @@ def _scout_links(attempt: Attempt) -> tuple[list[Evidence], int]:
     return evidence, severity
 
 
+def _fits_of(attempt: Attempt) -> DealFits:
+    """The game's deal fits, replayed once and kept (GameFits)."""
+    kept = GameFits.objects.filter(attempt_id=attempt.pk).first()
+    if kept is not None:
+        return DealFits(tuple(kept.chances), kept.fits)
+    fits = deal_fits(deal_board(attempt.deal), [str(action) for action in attempt.log])
+    GameFits.objects.get_or_create(
+        attempt_id=attempt.pk, defaults={"chances": list(fits.chances), "fits": fits.fits}
+    )
+    return fits
+
+
+def _recent_fits(attempt: Attempt) -> tuple[list[int], DealFits]:
+    """The player's other ended ranked games of the last FOREKNOWLEDGE_DAYS (not voided):
+    their ids and their deal fits together (a game never weighed is replayed once)."""
+    earlier = (
+        Attempt.objects.filter(
+            player_id=attempt.player_id,
+            kind=Attempt.Kind.RANKED,
+            voided=False,
+            ended_at__isnull=False,
+            started_at__gte=attempt.started_at - dt.timedelta(days=FOREKNOWLEDGE_DAYS),
+        )
+        .exclude(pk=attempt.pk)
+        .order_by("-started_at")
+    )
+    ids = list(earlier.values_list("pk", flat=True))
+    kept = {row.attempt_id: row for row in GameFits.objects.filter(attempt_id__in=ids)}
+    together = NO_DEALS
+    for game in earlier.exclude(pk__in=list(kept)).select_related("deal"):
+        together += _fits_of(game)
+    for row in kept.values():
+        together += DealFits(tuple(row.chances), row.fits)
+    return ids, together
+
+
+def _foreknowledge(attempt: Attempt) -> tuple[list[Evidence], int]:
+    """Evidence that the game (or the player's recent games together) was played as if it
+    knew the stock, and its severity."""
+    this = _fits_of(attempt)
+    earlier, their_fits = _recent_fits(attempt)
+    together = this + their_fits
+    evidence: list[Evidence] = []
+    p_value = 1.0
+    if this.p_value < FOREKNOWLEDGE_P:
+        p_value = this.p_value
+        text = f"this game was played as if it knew the stock: {this.describe()}"
+        evidence.append(_item("foreknowledge", text, [attempt.pk], [attempt.player_id]))
+    if earlier and together.p_value < FOREKNOWLEDGE_P:
+        p_value = min(p_value, together.p_value)
+        text = (
+            f"its {len(earlier) + 1} ranked games of the last {FOREKNOWLEDGE_DAYS} days were "
+            f"played as if they knew the stock: {together.describe()}"
+        )
+        ids = [attempt.pk, *earlier]
+        evidence.append(_item("foreknowledge", text, ids, [attempt.player_id]))
+    if not evidence:
+        return [], 0
+    high = p_value < FOREKNOWLEDGE_P_HIGH
+    return evidence, int(Review.Severity.HIGH if high else Review.Severity.MEDIUM)
+
+
 def review_attempt(*, attempt_id: int) -> Review | None:
     """Gather the evidence against an ended ranked attempt and file (or update) its review;
     None when there is none. A review staff decided stays as they left it."""
-    attempt = Attempt.objects.select_related("player", "challenge").filter(pk=attempt_id).first()
+    attempt = (
+        Attempt.objects.select_related("player", "challenge", "deal").filter(pk=attempt_id).first()
+    )
     if attempt is None or attempt.kind != Attempt.Kind.RANKED or not attempt.is_over:
         return None
     if attempt.voided:
         return None
     evidence, severity = _scout_links(attempt)
+    knew, knew_severity = _foreknowledge(attempt)
+    evidence += knew
+    severity = max(severity, knew_severity)
     if attempt.flagged:
         evidence.append(_item("pace", attempt.flag_reason, [attempt.pk], [attempt.player_id]))
         severity = max(severity, int(Review.Severity.LOW))

@@ -16,6 +16,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_small_day_of_honest_players_and_cheaters() -> None:
     found = simulate(random.Random(3), 16, 4, 2, deals=(("spider1", 2),))
     assert len(found.cheats) == 4 and len(found.honest) == 16
-    assert reached(found.cheats, with_scout_link=True) == 4
-    assert reached(found.honest, with_scout_link=False) == 0
-    assert reached(found.unlinked, with_scout_link=True) == 0
+    assert reached(found.cheats, "scout_link") == 4
+    assert reached(found.honest) == 0
+    assert reached(found.unlinked, "scout_link") == 0
