@@ -17,9 +17,10 @@ The population, on each of two dailies (spider1 and astrocyte):
 
 - honest players: a reference policy (a move that turns a card up or builds a same-suit
   run if there is one, else two to six idle moves, then a deal; 10 % of choices a random
-  legal move instead, a mistake), 1.5-6 s an action, stopping after 40-250 actions or when
-  stuck. 5 % are impatient: they deal whenever no move turns a card up or builds, and give
-  up after 8-25 actions.
+  legal move instead, a mistake), stopping after 40-250 actions or when stuck, at a
+  person's pace (``human_gap``: log-normal, median 3 s, a long think before some deals).
+  5 % are impatient: they deal whenever no move turns a card up or builds, and give up
+  after 8-25 actions.
   Many share an address: 55 % alone, 30 % households of 2-4 (a third of them on one family
   browser: the same device cookie), 15 % offices of 5-20 (one address, various clients).
   10 % signed up today, the rest days to months ago.
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 import os
 import random
 import time
@@ -191,6 +193,15 @@ def choose_knowing(
     return (rng.choice(better), False) if better else ("deal", True)
 
 
+def human_gap(rng: random.Random, action: str) -> float:
+    """Seconds before an action, as people take them: log-normal (median 3 s, most from
+    1 to 9 s), and now and then a long think before a deal."""
+    gap = rng.lognormvariate(math.log(3.0), 0.6)
+    if action == "deal" and rng.random() < 1 / 3:
+        gap += rng.uniform(8, 30)
+    return max(0.4, gap)
+
+
 def play(
     user: Any,
     day: Day,
@@ -232,9 +243,9 @@ def play(
             action, useful = policy(board, rng, impatient, idle)
         if action is None:
             break
+        now += dt.timedelta(seconds=human_gap(rng, action))
         board.play(action)
         idle = 0 if useful else idle + 1
-        now += dt.timedelta(seconds=rng.uniform(1.5, 6.0))
         attempt_push_actions(
             attempt_id=attempt.pk,
             player=user,

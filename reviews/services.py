@@ -25,6 +25,7 @@ from reviews.foreknowledge import (
     deal_fits,
 )
 from reviews.models import GameFits, Review
+from reviews.pace import pace_evidence
 from reviews.scouting import SIGNUPS_CLOSE_SECONDS, linked_accounts, scout_shape, signup_gap_seconds
 
 log = logging.getLogger(__name__)
@@ -174,6 +175,10 @@ def review_attempt(*, attempt_id: int) -> Review | None:
     severity = max(severity, knew_severity)
     if attempt.flagged:
         evidence.append(_item("pace", attempt.flag_reason, [attempt.pk], [attempt.player_id]))
+        severity = max(severity, int(Review.Severity.LOW))
+    even = pace_evidence(attempt.action_times)
+    if even is not None:
+        evidence.append(_item("pace_stats", even, [attempt.pk], [attempt.player_id]))
         severity = max(severity, int(Review.Severity.LOW))
     if not evidence:
         return None
