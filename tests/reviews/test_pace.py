@@ -59,7 +59,7 @@ def test_a_game_posted_like_a_clock_reaches_the_queue_as_low() -> None:
     player = make_player("metronome")
     start = dt.datetime.now(dt.UTC)
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk, now=start)
-    for offset, action in enumerate(list(deal.solution)[:50]):
+    for offset, action in enumerate((deal.solution or [])[:50]):
         attempt_push_actions(
             attempt_id=attempt.pk,
             player=player,
