@@ -80,7 +80,8 @@ def fill(attempts: int, days: int) -> int:
     """
     from django.db import connection
 
-    from games.models import Attempt, DailyChallenge, Deal, commitment_for
+    from bench.bench_rows import verified_daily
+    from games.models import Attempt, DailyChallenge
 
     first = dt.date(2030, 1, 1)
     challenge = DailyChallenge.objects.filter(date=first, variant="astrocyte").first()
@@ -105,17 +106,9 @@ def fill(attempts: int, days: int) -> int:
         player_ids = [row[0] for row in cursor.fetchall()]
         challenge_ids = []
         for day in range(days):
-            seed = SEED + day
-            deal = Deal.objects.create(
-                variant="astrocyte",
-                seed=seed,
-                nonce="bench",
-                commitment=commitment_for("astrocyte", seed, "bench"),
-                rules_version=1,
-                status=Deal.Status.VERIFIED,
-            )
             date = first + dt.timedelta(days=day)
-            daily = DailyChallenge.objects.create(date=date, variant="astrocyte", deal=deal)
+            daily = verified_daily(date, "astrocyte", SEED + day)
+            deal = daily.deal
             challenge_ids.append(daily.pk)
             start = dt.datetime.combine(date, dt.time(), tzinfo=dt.UTC)
             rows = io.StringIO()

@@ -85,7 +85,8 @@ def make_league(members: int, rounds: int) -> tuple[int, int, list[str], list[in
         get_user_model,
     )
 
-    from games.models import Attempt, DailyChallenge, Deal, commitment_for
+    from bench.bench_rows import verified_daily
+    from games.models import Attempt
     from leaderboards.models import League, LeagueMember
 
     tag = secrets.token_hex(4)
@@ -107,17 +108,9 @@ def make_league(members: int, rounds: int) -> tuple[int, int, list[str], list[in
         session[HASH_SESSION_KEY] = player.get_session_auth_hash()
         session.save()
         sessions.append(session.session_key)
-    seed = secrets.randbits(63)
-    deal = Deal.objects.create(
-        variant="spider1",
-        seed=seed,
-        nonce=tag,
-        commitment=commitment_for("spider1", seed, tag),
-        rules_version=1,
-        status=Deal.Status.VERIFIED,
-    )
     day = dt.date(1970, 1, 1) + dt.timedelta(days=secrets.randbelow(18_000))
-    challenge = DailyChallenge.objects.create(date=day, variant="spider1", deal=deal)
+    challenge = verified_daily(day, "spider1", secrets.randbits(63), nonce=tag)
+    deal = challenge.deal
     attempts = [
         Attempt.objects.create(
             player=player,

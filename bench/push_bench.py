@@ -84,7 +84,7 @@ def fill(subscribers: int, browsers: list[dict[str, Any]], today: dt.date) -> No
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from games.models import DailyChallenge, Deal, commitment_for
+    from bench.bench_rows import verified_daily
     from notifications.models import PushSubscription
 
     user_model = get_user_model()
@@ -107,15 +107,7 @@ def fill(subscribers: int, browsers: list[dict[str, Any]], today: dt.date) -> No
                 for browser in [browsers[(start + i) % len(browsers)]]
             ]
         )
-    deal = Deal.objects.create(
-        variant="astrocyte",
-        seed=987654321,
-        nonce="bench",
-        commitment=commitment_for("astrocyte", 987654321, "bench"),
-        rules_version=1,
-        status=Deal.Status.VERIFIED,
-    )
-    DailyChallenge.objects.create(date=today, variant="astrocyte", deal=deal)
+    verified_daily(today, "astrocyte", 987654321)
 
 
 def command_send(args: argparse.Namespace) -> None:

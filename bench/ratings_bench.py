@@ -70,7 +70,8 @@ def fill(attempts: int, days: int) -> list[int]:
     """The challenges' ids, oldest first; rows are loaded only if they are not there yet."""
     from django.db import connection, transaction
 
-    from games.models import Attempt, DailyChallenge, Deal, commitment_for
+    from bench.bench_rows import verified_daily
+    from games.models import Attempt, DailyChallenge
 
     existing = list(
         DailyChallenge.objects.filter(variant="astrocyte", date__gte=FIRST_DATE)
@@ -91,17 +92,9 @@ def fill(attempts: int, days: int) -> list[int]:
         player_ids = [row[0] for row in cursor.fetchall()]
         ids = []
         for day in range(days):
-            seed = SEED + day
-            deal = Deal.objects.create(
-                variant="astrocyte",
-                seed=seed,
-                nonce="bench",
-                commitment=commitment_for("astrocyte", seed, "bench"),
-                rules_version=1,
-                status=Deal.Status.VERIFIED,
-            )
             date = FIRST_DATE + dt.timedelta(days=day)
-            daily = DailyChallenge.objects.create(date=date, variant="astrocyte", deal=deal)
+            daily = verified_daily(date, "astrocyte", SEED + day)
+            deal = daily.deal
             ids.append(daily.pk)
             start = dt.datetime.combine(date, dt.time(), tzinfo=dt.UTC)
             rows = [attempt_row(rng, p, deal.pk, daily.pk, start) for p in player_ids]

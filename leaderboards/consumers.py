@@ -29,22 +29,19 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from core.live import GroupMember, register_consumer_loop
+from core.live import Watcher, register_consumer_loop
 from leaderboards import live
 from leaderboards.metrics import WEBSOCKETS_OPEN, WEBSOCKETS_OPENED
 
 log = logging.getLogger(__name__)
 
-CLOSE_BAD_MESSAGE = 4400
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503
-# The longest frame a client has reason to send ({"type": "ping"} with room to spare).
-MAX_FRAME_CHARS = 256
 # A signed-in watcher outside the top has its own rank re-read at most this often.
 OWN_RANK_REFRESH_SECONDS = 5.0
 
 
-class ChallengeConsumer(GroupMember, AsyncJsonWebsocketConsumer):
+class ChallengeConsumer(Watcher, AsyncJsonWebsocketConsumer):
     challenge_id: int
     group_name: str
     player_id: int | None
@@ -113,24 +110,8 @@ class ChallengeConsumer(GroupMember, AsyncJsonWebsocketConsumer):
     def read_snapshot(self) -> dict[str, Any] | None:
         return live.snapshot_payload(self.challenge_id, self.player_id)
 
-    async def pinged(self) -> None:
-        """The client pinged: it is still watching."""
-
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        message: Any = None
-        if text_data is not None and len(text_data) <= MAX_FRAME_CHARS:
-            try:
-                message = json.loads(text_data)
-            except (ValueError, RecursionError):
-                message = None
-        if isinstance(message, dict) and message.get("type") == "ping" and len(message) == 1:
-            await self.pinged()
-            await self.send_json({"type": "pong"})
-            return
-        await self.close(code=CLOSE_BAD_MESSAGE)
 
     # --- group events, named after their type ---
 

@@ -23,16 +23,14 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from core.live import GroupMember, register_consumer_loop
+from core.live import Watcher, register_consumer_loop
 from rooms import selectors
 from rooms.errors import RoomNotFoundError
 
 log = logging.getLogger(__name__)
 
-CLOSE_BAD_MESSAGE = 4400
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAVAILABLE = 4503
-MAX_FRAME_CHARS = 256
 
 
 def snapshot(code: str) -> dict[str, Any] | None:
@@ -42,7 +40,7 @@ def snapshot(code: str) -> dict[str, Any] | None:
         return None
 
 
-class RoomConsumer(GroupMember):
+class RoomConsumer(Watcher):
     code: str
     group_name: str
 
@@ -69,18 +67,6 @@ class RoomConsumer(GroupMember):
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        message: Any = None
-        if text_data is not None and len(text_data) <= MAX_FRAME_CHARS:
-            try:
-                message = json.loads(text_data)
-            except (ValueError, RecursionError):
-                message = None
-        if isinstance(message, dict) and message == {"type": "ping"}:
-            await self.send(text_data='{"type": "pong"}')
-            return
-        await self.close(code=CLOSE_BAD_MESSAGE)
-
     # --- group events, named after their type ---
 
     async def room_update(self, event: dict[str, Any]) -> None:
@@ -90,7 +76,7 @@ class RoomConsumer(GroupMember):
         await self.send(text_data=event["text"])
 
 
-class LobbyConsumer(GroupMember):
+class LobbyConsumer(Watcher):
     """The room list's watcher: the public rooms taking seats, then the list again after
     every change to one of them."""
 
@@ -109,16 +95,6 @@ class LobbyConsumer(GroupMember):
 
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is not None and len(text_data) <= MAX_FRAME_CHARS:
-            try:
-                if json.loads(text_data) == {"type": "ping"}:
-                    await self.send(text_data='{"type": "pong"}')
-                    return
-            except (ValueError, RecursionError):
-                pass
-        await self.close(code=CLOSE_BAD_MESSAGE)
 
     async def rooms_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])

@@ -18,6 +18,7 @@ session (per xdist process); `start_celery_worker` starts more if a test needs t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.run_support import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,14 +49,7 @@ class CeleryWorker:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is not None:
-            return
-        self.process.terminate()  # warm shutdown: finish the current task
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        stop_process(self.process, grace=20)  # SIGTERM: a warm shutdown, the task finishes
 
 
 def database_url_for_worker() -> str | None:
@@ -125,19 +121,20 @@ def start_celery_worker(
     raise RuntimeError(f"Celery worker not ready after {ready_timeout}s:\n{worker.log()[-4000:]}")
 
 
-@pytest.fixture(scope="session")
-def celery_worker(
-    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+@contextlib.contextmanager
+def app_served_by_a_worker(
+    django_db_blocker: Any, log_dir: Path, extra_env: dict[str, str] | None = None
 ) -> Iterator[CeleryWorker]:
+    """A worker of its own (skips the test without Redis); while inside, this process's
+    Celery app sends to the worker's queue and is not eager. The worker is stopped after."""
     from django.conf import settings
 
     from config.celery import app
 
     if not settings.REDIS_URL:
         pytest.skip("needs Redis for a real Celery worker: set REDIS_URL=redis://host:6379/0")
-
     with django_db_blocker.unblock():
-        worker = start_celery_worker(tmp_path_factory.mktemp("celery"))
+        worker = start_celery_worker(log_dir, extra_env=extra_env)
     saved = {key: app.conf[key] for key in ("task_always_eager", "task_default_queue")}
     app.conf.task_always_eager = False
     app.conf.task_default_queue = worker.queue
@@ -146,6 +143,14 @@ def celery_worker(
     finally:
         app.conf.update(saved)
         worker.stop()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CeleryWorker]:
+    with app_served_by_a_worker(django_db_blocker, tmp_path_factory.mktemp("celery")) as worker:
+        yield worker
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ loaded from its file)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -14,15 +13,7 @@ from typing import Any
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "dev.py"
-
-
-def dev_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dev_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.dev_script import dev_script
 
 
 def without_chromium(dev: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

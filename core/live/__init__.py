@@ -56,6 +56,7 @@ from core.live.consumers import (
     DirectDispatch,
     GroupMember,
     UnknownPathDenier,
+    Watcher,
 )
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "GroupMember",
     "PubSubChannelLayer",
     "UnknownPathDenier",
+    "Watcher",
     "broadcast",
     "in_worker_thread",
     "prefix_for",

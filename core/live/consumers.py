@@ -11,6 +11,10 @@ buys nothing: dispatch calls the handler directly.
 ``UnknownPathDenier``: the answer to a WebSocket address no route knows: the handshake is
 refused (HTTP 403, as for a foreign origin) instead of Channels' router raising (a 500).
 
+``Watcher``: a ``GroupMember`` whose client only watches: the server sends, and the
+client may only send ``{"type": "ping"}`` (answered ``{"type": "pong"}``); anything else
+closes the socket 4400, and a frame longer than a ping could be is refused unread.
+
 ``GroupMember``: the consumer's groups come through ``core.live.group_fanout`` (one
 subscription per group and process) instead of a channel of its own per socket. A group
 message is appended to the consumer's mailbox; one task at a time sends what it holds, in
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import logging
 from typing import Any
 
@@ -40,8 +45,12 @@ MAILBOX_SIZE = 100
 # No channel of its own (Channels' get_channel_layer answers None for an alias it does not
 # know): group messages come through core.live.group_fanout.
 NO_CHANNEL_LAYER = "(none: group messages come through core.live.group_fanout)"
+CLOSE_BAD_MESSAGE = 4400
 CLOSE_UNAVAILABLE = 4503
 CLOSE_INTERNAL_ERROR = 1011
+# The longest frame a watcher has reason to send ({"type": "ping"} with room to spare).
+MAX_PING_CHARS = 256
+PONG = json.dumps({"type": "pong"})
 # What a socket that went away raises when written to (uvicorn's ClientDisconnected is an
 # OSError; Channels' test communicator raises nothing).
 GONE = OSError
@@ -144,3 +153,27 @@ class GroupMember(DirectDispatch, AsyncWebsocketConsumer):
             await self.close(code=code)
         except Exception as error:  # gone already
             log.debug("close %s not sent: %r", code, error)
+
+
+class Watcher(GroupMember):
+    """A socket that only watches its groups: the client may ping, nothing else."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if is_ping(text_data):
+            await self.pinged()
+            await self.send(text_data=PONG)
+            return
+        await self.close(code=CLOSE_BAD_MESSAGE)
+
+    async def pinged(self) -> None:
+        """The client pinged: it is still watching."""
+
+
+def is_ping(text_data: str | None) -> bool:
+    """Whether a client's text frame is ``{"type": "ping"}`` and nothing else."""
+    if text_data is None or len(text_data) > MAX_PING_CHARS:
+        return False
+    try:
+        return bool(json.loads(text_data) == {"type": "ping"})
+    except (ValueError, RecursionError):
+        return False

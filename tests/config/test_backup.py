@@ -25,6 +25,7 @@ from games.services.attempts import attempt_push_actions, attempt_resign, attemp
 from tests.factories import make_player
 from tests.games.api_support import past_challenge_of, solution_of, todays_challenge
 from tests.games.conftest import OTHER_QUICK_SEED, QUICK_VARIANT
+from tests.run_support import run_ok
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATIONS_DOC = ROOT / "docs" / "operations.md"
@@ -140,15 +141,7 @@ def boards_served_by(database: str, urls: list[str]) -> dict[str, Any]:
             "ALLOWED_HOSTS": "testserver",  # the test client's
         }
     )
-    result = subprocess.run(
-        [sys.executable, "-c", READ_BOARDS, json.dumps(urls)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_ok([sys.executable, "-c", READ_BOARDS, json.dumps(urls)], env)
     served: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
     return served
 

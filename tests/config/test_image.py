@@ -5,13 +5,13 @@ with pyproject.toml and with each other."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.dev_script import dev_script
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
@@ -150,14 +150,6 @@ def test_the_native_lock_pins_mypy_as_the_dev_lock_does() -> None:
 def test_the_image_context_leaves_out_what_the_server_does_not_need() -> None:
     ignored = set((ROOT / ".dockerignore").read_text().split())
     assert {".venv", "requirements-dev.lock", "tests", "bench"} <= ignored
-
-
-def dev_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "scripts" / "dev.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_scripts_dev_installs_the_dev_lock_and_reinstalls_when_either_lock_changes(

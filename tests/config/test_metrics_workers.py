@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from websockets.sync.client import connect
 
 from tests.config.metrics_support import Samples, parse, value
-from tests.config.test_shutdown import running_server
+from tests.config.server_support import running_server
 from tests.factories import make_player
 from tests.games.api_support import solution_of, todays_challenge
 from tests.own_redis import OwnRedis, own_redis

@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 
 from tests.factories import make_challenge
 from tests.frontend.conftest import Server, free_port, start_server, stop_server
+from tests.run_support import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -63,12 +64,7 @@ def caddy_in_front_of(server: Server, scratch: Path) -> Iterator[int]:
             time.sleep(0.1)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop_process(process)
 
 
 direct_port: dict[int, str] = {}  # proxy port -> the server's own address

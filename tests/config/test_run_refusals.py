@@ -12,7 +12,6 @@ reading, and the static files are served all the same.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import secrets
@@ -22,7 +21,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any, cast
 
 import pytest
@@ -30,18 +28,11 @@ from django.conf import settings as django_settings
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.dev_script import dev_script
 from tests.frontend.conftest import Server, start_server, stop_server
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
-
-
-def dev_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "scripts" / "dev.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_environment(static_root: Path) -> dict[str, str]:

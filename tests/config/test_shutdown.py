@@ -12,47 +12,34 @@ reconnects on it), not left hanging.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
-import os
-import secrets
 import signal
 import subprocess
 import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from django.db import connection
 from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from games import engine
 from games.models import Deal
-from tests.dead_port import dead_port
+from tests.config.server_support import running_server
+from tests.dev_script import dev_script
 from tests.factories import make_challenge, make_player
 from tests.games.api_support import solved_deal
 from tests.own_redis import OwnRedis, own_redis
 
 __all__ = ["own_redis"]
 
-ROOT = Path(__file__).resolve().parents[2]
 # The production command (`run --prod`) is served here as the full stack serves it, on
 # PostgreSQL and a Redis of the test's own: those tests carry `postgres`.
 pytestmark = pytest.mark.django_db(transaction=True)
 FULL_STACK = pytest.mark.postgres
-
-
-def dev_script() -> Any:
-    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "scripts" / "dev.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 GRACE = int(dev_script().GRACEFUL_SHUTDOWN_SECONDS)
@@ -68,46 +55,6 @@ def test_the_production_command_bounds_shutdown_and_trusts_no_proxy_by_default()
     assert int(words[words.index("--ws-max-size") + 1]) <= 64 * 1024
     words = dev.server_command(host="h", port=1, env={"FORWARDED_ALLOW_IPS": "10.0.0.2"})
     assert words[words.index("--forwarded-allow-ips") + 1] == "10.0.0.2"
-
-
-@contextlib.contextmanager
-def running_server(
-    own_redis: OwnRedis, workers: int = 1, **extra_env: str
-) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """The production command on the test database and the test's own Redis."""
-    dev = dev_script()
-    settings_dict = connection.settings_dict
-    database_url = (
-        f"postgres://{settings_dict['USER']}:{settings_dict['PASSWORD'] or ''}"
-        f"@{settings_dict['HOST']}:{settings_dict['PORT']}/{settings_dict['NAME']}"
-    )
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": own_redis.url,
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        **extra_env,
-    }
-    with dead_port() as port:
-        pass  # proven free a moment ago; the server takes it now
-    command = dev.server_command(host="127.0.0.1", port=port, prod=True, workers=workers, env=env)
-    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=2):
-                    break
-            except OSError:
-                assert process.poll() is None, "the server exited"
-                assert time.monotonic() < deadline, "the server did not come up"
-                time.sleep(0.2)
-        yield process, port
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)  # our own server's group, by its id
-            process.wait()
 
 
 @pytest.fixture

@@ -181,26 +181,34 @@ def log_lines(records: list[logging.LogRecord]) -> list[str]:
     return lines
 
 
-async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
-    """The WebSocket snapshot, then every push received while ``play`` runs (and after)."""
+async def frames_while(path: str, cookie: str, play: Any, settle: float) -> tuple[list[str], Any]:
+    """A signed-in socket's first frame (its snapshot), then every frame received while
+    ``play`` runs and for up to 2 s after (pushes are coalesced for 250 ms); and what
+    ``play`` returned. ``settle``: how long to let a pending push finish after."""
     communicator = WebsocketCommunicator(
-        application,
-        f"/ws/challenges/{challenge_id}/",
-        headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())],
+        application, path, headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
     )
     connected, _ = await communicator.connect()
     assert connected
     frames = [await communicator.receive_from(timeout=5)]
     result = await database_sync_to_async(play)()
-    for _ in range(40):  # pushes are coalesced for 250 ms: wait up to 2 s for them
+    for _ in range(40):
         if await communicator.receive_nothing(timeout=0.05, interval=0.01):
             continue
         frames.append(await communicator.receive_from())
     await communicator.disconnect()
-    await asyncio.sleep(0.3)  # let a pending board flush finish
+    await asyncio.sleep(settle)
     # database_sync_to_async ran in asgiref's one sync thread: give its connection back to
     # the pool (a connection left there stays checked out for the rest of the session).
     await database_sync_to_async(connections.close_all)()
+    return frames, result
+
+
+async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
+    """The board's snapshot, then every push received while ``play`` runs (and after), and
+    what ``play`` returned, as JSON."""
+    path = f"/ws/challenges/{challenge_id}/"
+    frames, result = await frames_while(path, cookie, play, settle=0.3)  # a board flush
     return [*frames, json.dumps(result)]
 
 

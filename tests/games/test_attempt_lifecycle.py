@@ -36,6 +36,7 @@ from tests.games.api_support import (
     solved_deal,
     todays_challenge,
 )
+from tests.threads_at_once import run_in_threads
 
 
 def tomorrow_at(hour: int) -> dt.datetime:
@@ -325,11 +326,7 @@ def test_two_concurrent_posts_to_one_attempt_exactly_one_wins() -> None:
             connection.close()
 
     for _ in range(5):  # a few rounds, each on a fresh attempt
-        threads = [threading.Thread(target=post, args=(batch,)) for batch in batches]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_in_threads(post, [(batch,) for batch in batches])
         codes = sorted(code for code, _ in results)
         assert codes == [200, 409], results
         winner = next(body for code, body in results if code == 200)
@@ -358,10 +355,6 @@ def test_two_concurrent_starts_make_one_attempt() -> None:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=start) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(start, [()] * 2)
     assert sorted(codes) == [200, 201]
     assert Attempt.objects.filter(challenge=challenge, player=player).count() == 1

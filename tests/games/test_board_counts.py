@@ -27,6 +27,7 @@ from games.services.board_counts import board_counts_rebuild
 from leaderboards import live, selectors
 from tests.factories import make_player
 from tests.games.api_support import playing, solution_of, todays_challenge
+from tests.threads_at_once import run_in_threads
 
 Key = tuple[bool, int, int, int]
 Counts = tuple[dict[Key, int], dict[Key, int]]
@@ -175,11 +176,7 @@ def test_simultaneous_finishes_with_one_score_are_all_counted() -> None:
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=resign_together, args=(p,)) for p in players]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    run_in_threads(resign_together, [(p,) for p in players], timeout=30)
     assert not errors
     assert list(stored_counts(challenge.pk)[0].values()) == [8]
     assert list(stored_counts(challenge.pk)[1].values()) == [8]

@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from tests.games.conftest import QUICK_VARIANT
+from tests.run_support import run_ok
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,15 +36,11 @@ def start_up_lines(tmp_path: Path, log_format: str) -> tuple[list[str], sqlite3.
     env.pop("REDIS_URL", None)  # the embedded run: no worker
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    prepared = subprocess.run(
+    prepared = run_ok(
         [*manage, "dailies_prepare", "--days", "1", "--practice", "1", "--seconds", "20"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
+        env,
         timeout=300,
     )
-    assert prepared.returncode == 0, prepared.stderr
     return (prepared.stdout + prepared.stderr).splitlines(), sqlite3.connect(database)
 
 

@@ -44,6 +44,7 @@ from tests.games.midnight_support import (
     verified_deal,
     watch,
 )
+from tests.run_support import stop_process
 from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
 
 db = database_sync_to_async
@@ -83,16 +84,6 @@ def start_beat(log_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT
         )
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 def test_the_beat_schedule_holds_the_days_entries() -> None:
@@ -152,7 +143,7 @@ async def test_beat_and_a_worker_roll_the_day_over_at_midnight(
             await db(assert_public)(client, today)
             await watcher.disconnect()
         finally:
-            stop(beat)
+            stop_process(beat)
             await asyncio.to_thread(worker.stop)
 
 
@@ -193,5 +184,5 @@ def test_a_fresh_stack_prepares_today_when_beat_starts_not_an_interval_later(
         assert daily.variant == QUICK_VARIANT and daily.deal.par
         assert daily.deal.solver_improve_nodes is not None
     finally:
-        stop(beat)
+        stop_process(beat)
         worker.stop()

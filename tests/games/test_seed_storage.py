@@ -4,7 +4,6 @@ commitment published before the day must match the seed revealed after it."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 
 from games.models import Deal, commitment_for
 from games.services.deals import deal_create
+from tests.run_support import run_ok
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = [0, 7, 7777777777777777771, 2**63 - 1, 2**63 + 12345, 2**64 - 1]
@@ -46,13 +46,5 @@ def test_seeds_round_trip_exactly_in_the_embedded_sqlite_database(tmp_path: Path
     }
     env.pop("REDIS_URL", None)
     script = f"SEEDS = {SEEDS!r}\n{ROUND_TRIP}"
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_ok([sys.executable, "-c", script], env)
     assert done.stdout.strip().splitlines()[-1] == str([True] * len(SEEDS))

@@ -6,18 +6,23 @@ services in tests/games/test_board_counts.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from django.db import transaction
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from django.db import connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from games import signals
 from games.models import Attempt, DailyChallenge
 from games.services.board_counts import board_counts_follow, board_key
+from leaderboards import live
 from tests.factories import make_player
 
 BASE = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
@@ -107,6 +112,23 @@ def void(attempt: Attempt) -> Attempt:
         board_counts_follow(counted_as, attempt)
         _send_on_commit(signals.attempt_voided, attempt)
     return attempt
+
+
+@pytest_asyncio.fixture
+async def no_connection_left_in_the_sync_thread() -> AsyncIterator[None]:
+    """database_sync_to_async runs in asgiref's shared thread; leave no connection there for
+    the next (maybe not database-enabled) test to trip over."""
+    yield
+    await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 0.1)  # let pending flushes finish
+    await database_sync_to_async(_close_connections)()
+
+
+def _close_connections() -> None:
+    # SQLite's close() keeps an in-memory test database open; the next test, perhaps without
+    # database access, would find it in close_old_connections(). The main thread's own
+    # connection keeps the shared in-memory database alive.
+    for wrapper in connections.all(initialized_only=True):
+        BaseDatabaseWrapper.close(wrapper)
 
 
 @pytest.fixture(autouse=True)

@@ -1,61 +1,60 @@
-"""What the live board's tests share: a watcher's socket, the next message of a type, every
-message for a while, and the check that no message carries a card or a logged action."""
+"""What the live board's tests share: their marks, a watcher's socket, the next message of a
+type, every message for a while, and the check that no message carries a card or a logged
+action."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest_asyncio
+import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 
 from config.asgi import application
-from leaderboards import live
 
 ORIGIN = (b"origin", b"http://localhost")
 SECRET_KEYS = ("log", "seed", "deal", "tableau", "stock", "face_down", "cells", "foundations")
 LOGGED_ACTION = "t1-c1"  # every test attempt's log is made of it (tests/leaderboards/conftest)
 
 db = database_sync_to_async
+# The marks of a test of the live sockets (the fixture is tests/leaderboards/conftest.py's).
+LIVE_SOCKET_TEST = [
+    pytest.mark.asyncio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("no_connection_left_in_the_sync_thread"),
+]
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def _no_connection_left_in_the_sync_thread() -> AsyncIterator[None]:
-    """database_sync_to_async runs in asgiref's shared thread; leave no connection there for
-    the next (maybe not database-enabled) test to trip over."""
-    yield
-    await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 0.1)  # let pending flushes finish
-    await db(_close_connections)()
+async def connected(path: str, cookie: str | None = None) -> WebsocketCommunicator:
+    """A socket to ``path`` from the site's origin (signed in with the session ``cookie``),
+    its handshake accepted."""
+    headers = [ORIGIN]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    accepted, _ = await communicator.connect()
+    assert accepted
+    return communicator
 
 
-def _close_connections() -> None:
-    # SQLite's close() keeps an in-memory test database open; the next test, perhaps without
-    # database access, would find it in close_old_connections(). The main thread's own
-    # connection keeps the shared in-memory database alive.
-    for wrapper in connections.all(initialized_only=True):
-        BaseDatabaseWrapper.close(wrapper)
+async def watch_path(
+    path: str, cookie: str | None = None
+) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    """A watcher of the live board at ``path``, and the snapshot it got first (no secret)."""
+    communicator = await connected(path, cookie)
+    snapshot = await communicator.receive_json_from(timeout=5)
+    assert snapshot["type"] == "snapshot", snapshot
+    assert_no_secret(snapshot)
+    return communicator, snapshot
 
 
 async def watch(
     challenge_id: int, cookie: str | None = None
 ) -> tuple[WebsocketCommunicator, dict[str, Any]]:
-    headers = [ORIGIN]
-    if cookie:
-        headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    communicator = WebsocketCommunicator(
-        application, f"/ws/challenges/{challenge_id}/", headers=headers
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    snapshot = await communicator.receive_json_from(timeout=5)
-    assert snapshot["type"] == "snapshot"
-    assert_no_secret(snapshot)
-    return communicator, snapshot
+    """A watcher of the day's board of ``challenge_id``, and its snapshot."""
+    return await watch_path(f"/ws/challenges/{challenge_id}/", cookie)
 
 
 def assert_no_secret(message: dict[str, Any]) -> None:

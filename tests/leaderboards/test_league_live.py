@@ -11,7 +11,6 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from config.asgi import application
 from leaderboards import live
 from leaderboards.leagues import live as league_live
 from leaderboards.leagues import watched
@@ -19,15 +18,15 @@ from leaderboards.leagues.services import league_create, league_join
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt, progress
 from tests.leaderboards.live_support import (
-    ORIGIN,
-    _no_connection_left_in_the_sync_thread,  # noqa: F401 (an autouse fixture)
-    assert_no_secret,
+    LIVE_SOCKET_TEST,
+    connected,
     db,
     drain,
     next_of,
+    watch_path,
 )
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.redis]
+pytestmark = [*LIVE_SOCKET_TEST, pytest.mark.redis]
 
 
 def cookie_of(player: Any) -> str:
@@ -36,26 +35,14 @@ def cookie_of(player: Any) -> str:
     return str(client.cookies["sessionid"].value)
 
 
-async def connect(challenge_id: int, league_id: int, cookie: str | None) -> WebsocketCommunicator:
-    headers = [ORIGIN]
-    if cookie:
-        headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    communicator = WebsocketCommunicator(
-        application, f"/ws/challenges/{challenge_id}/leagues/{league_id}/", headers=headers
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
+def league_path(challenge_id: int, league_id: int) -> str:
+    return f"/ws/challenges/{challenge_id}/leagues/{league_id}/"
 
 
 async def watch_league(
     challenge_id: int, league_id: int, cookie: str
 ) -> tuple[WebsocketCommunicator, dict[str, Any]]:
-    communicator = await connect(challenge_id, league_id, cookie)
-    snapshot = await communicator.receive_json_from(timeout=5)
-    assert snapshot["type"] == "snapshot", snapshot
-    assert_no_secret(snapshot)
-    return communicator, snapshot
+    return await watch_path(league_path(challenge_id, league_id), cookie)
 
 
 def league_of(*players: Any, name: str = "Friends") -> int:
@@ -159,7 +146,7 @@ async def test_non_members_anonymous_and_unknown_leagues_are_closed_with_4404() 
         (league_id, None),
         (987654, await db(cookie_of)(owner)),
     ):
-        communicator = await connect(challenge.pk, target, cookie)
+        communicator = await connected(league_path(challenge.pk, target), cookie)
         assert await communicator.receive_output(timeout=5) == {
             "type": "websocket.close",
             "code": 4404,

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from leaderboards.models import LEAGUE_MAX_MEMBERS, League, LeagueMember
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import make_attempt
+from tests.threads_at_once import run_in_threads
 
 pytestmark = pytest.mark.django_db
 
@@ -177,11 +178,7 @@ def test_the_cap_holds_when_players_join_at_the_same_moment() -> None:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=go, args=(player,)) for player in joiners]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(go, [(player,) for player in joiners])
     assert sorted(codes) == [201, 201, 409, 409, 409, 409]
     assert LeagueMember.objects.filter(league_id=league["id"]).count() == LEAGUE_MAX_MEMBERS
 

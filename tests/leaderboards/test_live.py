@@ -23,8 +23,8 @@ from tests.dead_port import dead_port
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt, progress, void
 from tests.leaderboards.live_support import (
+    LIVE_SOCKET_TEST,
     ORIGIN,
-    _no_connection_left_in_the_sync_thread,
     assert_no_secret,
     db,
     drain,
@@ -32,9 +32,7 @@ from tests.leaderboards.live_support import (
     watch,
 )
 
-__all__ = ["_no_connection_left_in_the_sync_thread"]
-
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = LIVE_SOCKET_TEST
 
 
 async def test_snapshot_has_top_counts_progress_and_no_card() -> None:

@@ -19,15 +19,13 @@ from core.live.group_fanout import local_groups
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt
 from tests.leaderboards.live_support import (
-    _no_connection_left_in_the_sync_thread,
+    LIVE_SOCKET_TEST,
     db,
     next_of,
     watch,
 )
 
-__all__ = ["_no_connection_left_in_the_sync_thread"]
-
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = LIVE_SOCKET_TEST
 
 
 async def subscriptions(prefix: str) -> list[bytes | str]:

@@ -19,15 +19,13 @@ from core.live.channel_layer import PubSubChannelLayer
 from tests.dead_port import dead_port
 from tests.factories import make_challenge
 from tests.leaderboards.live_support import (
+    LIVE_SOCKET_TEST,
     ORIGIN,
-    _no_connection_left_in_the_sync_thread,
     db,
     watch,
 )
 
-__all__ = ["_no_connection_left_in_the_sync_thread"]
-
-pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+pytestmark = LIVE_SOCKET_TEST
 
 
 @pytest.mark.parametrize(

@@ -22,16 +22,16 @@ import pytest
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt
 from tests.leaderboards.live_support import (
-    _no_connection_left_in_the_sync_thread,
+    LIVE_SOCKET_TEST,
     db,
     next_of,
     watch,
 )
 from tests.own_redis import OwnRedis, own_redis
 
-__all__ = ["_no_connection_left_in_the_sync_thread", "own_redis"]
+__all__ = ["own_redis"]
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [*LIVE_SOCKET_TEST, pytest.mark.redis]
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from leaderboards.tasks import RATE_CLOSED_DAYS_TASK, ratings_rate_closed_days_t
 from tests.factories import make_challenge, make_player
 from tests.games.api_support import client_for, past_challenge_of, playing, todays_challenge
 from tests.leaderboards.conftest import BASE, make_attempt
+from tests.threads_at_once import run_in_threads
 
 pytestmark = pytest.mark.django_db
 
@@ -181,11 +182,7 @@ def test_two_workers_rating_the_same_day_at_once_rate_it_once() -> None:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=rate) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    run_in_threads(rate, [()] * 2, timeout=60)
     close_old_connections()
 
     assert sorted(outcomes) == ["already_rated", "rated"]

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from games.embedded_beat import jobs_for
 from notifications.tasks import SEND_TASK, send_reminders_task
-from tests.celery_worker import CeleryWorker, start_celery_worker
+from tests.celery_worker import CeleryWorker, app_served_by_a_worker
 from tests.factories import make_challenge, make_player
 from tests.notifications.conftest import subscribe
 from tests.push_service import PushService
@@ -27,20 +27,9 @@ def reminders_worker(
     vapid_key: str, tmp_path: Path, django_db_blocker: Any
 ) -> Iterator[CeleryWorker]:
     """A Celery worker of this test's own, with this test's VAPID key in its environment."""
-    from config.celery import app
-
-    if not settings.REDIS_URL:
-        pytest.skip("needs Redis for a real Celery worker: set REDIS_URL=redis://host:6379/0")
-    with django_db_blocker.unblock():
-        worker = start_celery_worker(tmp_path, extra_env={"VAPID_PRIVATE_KEY": vapid_key})
-    saved = {key: app.conf[key] for key in ("task_always_eager", "task_default_queue")}
-    app.conf.task_always_eager = False
-    app.conf.task_default_queue = worker.queue
-    try:
+    extra_env = {"VAPID_PRIVATE_KEY": vapid_key}
+    with app_served_by_a_worker(django_db_blocker, tmp_path, extra_env) as worker:
         yield worker
-    finally:
-        app.conf.update(saved)
-        worker.stop()
 
 
 @pytest.mark.celery

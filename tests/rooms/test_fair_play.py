@@ -6,7 +6,6 @@ with a second account). Once the race is over, everything is public at once."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import logging
@@ -15,22 +14,24 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
-from config.asgi import application
 from games.models import Attempt, Deal
 from games.services import practice_deals
 from rooms.models import Room, Seat
 from tests.factories import verified_deal
-from tests.games.fair_play_support import Reached, assert_nothing_hidden, cards_seen, log_lines
+from tests.games.fair_play_support import (
+    Reached,
+    assert_nothing_hidden,
+    cards_seen,
+    frames_while,
+    log_lines,
+)
 from tests.rooms.conftest import API, PRACTICE_SEEDS, open_room, post, racers, started_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://localhost")
 PLAY_FIRST = 12
 
 
@@ -60,22 +61,7 @@ def collect_reads(client: Client, reached: Reached, code: str, mine: int, rival:
 
 async def watch_while(cookie: str, code: str, play: Any) -> list[str]:
     """The room's snapshot, then every push received while ``play`` runs."""
-    communicator = WebsocketCommunicator(
-        application,
-        f"/ws/rooms/{code}/",
-        headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())],
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    frames = [await communicator.receive_from(timeout=5)]
-    await database_sync_to_async(play)()
-    for _ in range(40):
-        if await communicator.receive_nothing(timeout=0.05, interval=0.01):
-            continue
-        frames.append(await communicator.receive_from())
-    await communicator.disconnect()
-    await asyncio.sleep(0.1)
-    await database_sync_to_async(connections.close_all)()
+    frames, _ = await frames_while(f"/ws/rooms/{code}/", cookie, play, settle=0.1)
     return frames
 
 

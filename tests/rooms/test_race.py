@@ -18,6 +18,7 @@ from rooms.errors import RoomStartedError
 from rooms.models import Room
 from rooms.services import room_start, rooms_tidy
 from tests.rooms.conftest import API, post, racers, started_room
+from tests.threads_at_once import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -148,11 +149,7 @@ def test_a_room_started_twice_at_once_starts_once(practice_deals: list[Deal]) ->
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=start) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(start, [()] * 2)
     assert sorted(outcomes) == ["refused", "started"]
     assert Attempt.objects.count() == 2
     assert Room.objects.get(code=code).status == "racing"
