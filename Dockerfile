@@ -21,7 +21,9 @@ WORKDIR /app
 
 # Dependencies first, exactly as locked, so code changes reuse this layer.
 COPY requirements.lock ./
-RUN pip install --require-hashes --only-binary=:all: -r requirements.lock
+# Wheels only (no compiler here), but for http-ece (pywebpush's): pure Python, published
+# only as a source archive, built by pip from that archive (its hash is in the lock).
+RUN pip install --require-hashes --only-binary=:all: --no-binary=http-ece -r requirements.lock
 
 COPY . .
 RUN pip install --no-deps -e . \

@@ -102,6 +102,11 @@ def test_every_pin_has_hashes(lock: Path) -> None:
             assert "--hash=sha256:" in entry, entry.split("\n")[0]
 
 
+# Runtime packages with no wheel on the index, only a source archive: pure Python, so the
+# build stage builds them without a compiler.
+SOURCE_ONLY = ("http-ece",)
+
+
 def test_the_image_is_built_in_stages_from_slim_python() -> None:
     found = stages()
     assert len(found) >= 3
@@ -109,7 +114,14 @@ def test_the_image_is_built_in_stages_from_slim_python() -> None:
         assert re.match(r"FROM python:3\.11-slim\b", head), head
     build_head, build = found[0]
     assert build_head.split()[-1] == "build"
-    assert "pip install --require-hashes --only-binary=:all: -r requirements.lock" in build
+    # Wheels only, but for the pure-Python packages published only as a source archive.
+    install = re.search(
+        r"pip install --require-hashes --only-binary=:all: (--no-binary=(\S+) )?"
+        r"-r requirements\.lock",
+        build,
+    )
+    assert install, "the build stage does not install the runtime lock, hashed, from wheels"
+    assert (install.group(2) or "") in ("", *SOURCE_ONLY)
     assert "collectstatic" in build
     assert "requirements-dev.lock" not in instructions()
 
