@@ -30,6 +30,7 @@ import pytest
 from tests.celery_worker import database_url_for_worker
 from tests.factories import PASSWORD
 from tests.frontend.a11y import AuditedBrowser, AxeUnavailable, ensure_axe
+from tests.run_support import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -134,13 +135,7 @@ def start_server(
 
 
 def stop_server(server: Server) -> None:
-    if server.process.poll() is None:
-        server.process.terminate()
-        try:
-            server.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(timeout=10)
+    stop_process(server.process)
 
 
 @pytest.fixture(scope="session")

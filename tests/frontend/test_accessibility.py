@@ -6,16 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.frontend.a11y import assert_accessible, rule_outcomes
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, make_player
 from tests.frontend.helpers import close_the_day, finished_games, open_play, sign_in, start
+from tests.frontend.page_support import BROWSER_TEST
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 READY = {
     "/": "#challenges li",

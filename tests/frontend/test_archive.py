@@ -8,13 +8,11 @@ import datetime as dt
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.a11y import assert_accessible
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
 from tests.frontend.helpers import (
-    Recorder,
     action_count,
     assert_no_hidden_cards,
     attempt,
@@ -25,11 +23,9 @@ from tests.frontend.helpers import (
     sign_in,
     wait_count,
 )
+from tests.frontend.page_support import BROWSER_TEST, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def board_usernames(page: Any, challenge_id: int) -> list[str]:
@@ -47,10 +43,7 @@ def test_a_past_daily_is_found_on_the_calendar_replayed_and_would_have_ranked(
     finished_games(daily, {"ann": None, "bob": 5})
     close_the_day(daily)
     make_player("late")
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP)
     sign_in(page, base, "late", "/archive/")
 
     # The calendar: the variant's month with the past day as a link.

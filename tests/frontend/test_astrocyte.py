@@ -8,12 +8,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Server, make_daily
 from tests.frontend.helpers import (
-    Recorder,
     assert_no_hidden_cards,
     attempt,
     card_label,
@@ -21,11 +19,9 @@ from tests.frontend.helpers import (
     open_play,
     start,
 )
+from tests.frontend.page_support import BROWSER_TEST, page_errors, phone_context, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def assert_board_is(page: Any, state: dict[str, Any]) -> None:
@@ -66,12 +62,8 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
 ) -> None:
     daily = make_daily(variant="astrocyte", seed=4)
     base = asgi_server.url
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP, reduced_motion="reduce")
+    errors = page_errors(page)
 
     page.goto(f"{base}/signup/?next=/play/{daily.challenge_id}/")
     page.fill("#username", "ana")
@@ -142,14 +134,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
     assert errors == []
     context.close()
 
-    phone = browser.new_context(
-        viewport=PHONE,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        storage_state=state,
-        reduced_motion="reduce",
-    )
+    phone = phone_context(browser, state)
     page = phone.new_page()
     open_play(page, base, daily.challenge_id)
     expect(page.locator("#actions")).to_have_text(str(played))

@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.test import override_settings
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -27,13 +26,11 @@ from tests.frontend.conftest import (
     stop_server,
 )
 from tests.frontend.helpers import attempt, embedded_server_env, sign_in, start
+from tests.frontend.page_support import BROWSER_TEST
 from tests.games.midnight_support import DAY, MIDNIGHT, at, daily_on, next_days_daily
 from tests.shifted_clock import shift_to, shifted_clock
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 SET_UP_SECONDS = 55.0  # two solver runs, the server's start, sign-in, a move
 CLOSE_AHEAD_SECONDS = 8.0  # the full stack's close runs this long before midnight

@@ -12,11 +12,9 @@ from playwright.sync_api import Page, expect
 
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
 from tests.frontend.helpers import finished_games, fits_the_width, sign_in
+from tests.frontend.page_support import BROWSER_TEST, page_errors
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 WIDE_DESKTOP = {"width": 1280, "height": 860}
 
@@ -110,24 +108,22 @@ def test_no_page_is_wider_than_the_screen(
     public, signed_in = every_page(daily)
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    errors = page_errors(page)
     too_wide = []
-    for path in public:
+
+    def visit_and_measure(path: str) -> None:
         page.goto(f"{base}{path}")
         settled(page)
         try:
             fits_the_width(page)
         except AssertionError as problem:
             too_wide.append(str(problem))
+
+    for path in public:
+        visit_and_measure(path)
     sign_in(page, base, "ann", "/")
     for path in signed_in:
-        page.goto(f"{base}{path}")
-        settled(page)
-        try:
-            fits_the_width(page)
-        except AssertionError as problem:
-            too_wide.append(str(problem))
+        visit_and_measure(path)
         if path.startswith(("/rooms/", "/leagues/")) and path.count("/") == 3:
             name = f"fits-{viewport['width']}-{path.strip('/').replace('/', '-')}.png"
             page.screenshot(path=str(screenshots_dir / name), full_page=True)

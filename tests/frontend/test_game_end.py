@@ -21,11 +21,9 @@ from tests.frontend.helpers import (
     sign_in,
     start,
 )
+from tests.frontend.page_support import BROWSER_TEST
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])

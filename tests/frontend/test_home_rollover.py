@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import DESKTOP, close_connection, start_server, stop_server
 from tests.frontend.helpers import embedded_server_env
+from tests.frontend.page_support import BROWSER_TEST
 from tests.games.midnight_support import (
     DAY,
     MIDNIGHT,
@@ -29,10 +29,7 @@ from tests.games.midnight_support import (
 )
 from tests.shifted_clock import shift_to, shifted_clock
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 SET_UP_SECONDS = 45.0  # two solver runs, the server's start, the first page load
 QUIET_AFTER_SECONDS = 4.0  # a second reload would come within this

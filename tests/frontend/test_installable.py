@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import PHONE, Server
 from tests.frontend.helpers import chromium_with_a_profile
+from tests.frontend.page_support import page_errors
 
 pytestmark = pytest.mark.browser
 
@@ -57,8 +58,7 @@ def test_installable_and_a_repeat_visit_draws_without_the_network(
 ) -> None:
     context = profile
     page = context.pages[0] if context.pages else context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    errors = page_errors(page)
     page.goto(f"{asgi_server.url}/")
     page.wait_for_function(CONTROLLER)  # the worker took over the page it installed from
     assert page.evaluate(CONTROLLER) == f"{asgi_server.url}/service-worker.js"

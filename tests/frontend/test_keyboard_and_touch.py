@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.a11y import assert_accessible
@@ -16,7 +15,6 @@ from tests.frontend.helpers import (
     MOVE,
     RANKS,
     SUITS,
-    Recorder,
     action_count,
     assert_no_hidden_cards,
     attempt,
@@ -26,11 +24,9 @@ from tests.frontend.helpers import (
     source_card,
     wait_count,
 )
+from tests.frontend.page_support import BROWSER_TEST, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 CARD_NAME = re.compile(
     r"\b(Ace|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King) of "
@@ -103,10 +99,7 @@ def test_a_daily_is_won_with_the_keyboard_alone_and_every_move_is_announced(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
     make_player("kim")
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP)
     sign_in(page, asgi_server.url, "kim", f"/play/{daily.challenge_id}/")
     open_play(page, asgi_server.url, daily.challenge_id)
 

@@ -7,17 +7,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.frontend.a11y import assert_accessible
 from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, close_connection, make_player
-from tests.frontend.helpers import Recorder, assert_no_hidden_cards, finished_games, sign_in
+from tests.frontend.helpers import assert_no_hidden_cards, finished_games, sign_in
+from tests.frontend.page_support import BROWSER_TEST, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def ready(page: Page) -> None:
@@ -115,9 +112,7 @@ def test_the_play_pages_live_panel_switches_to_a_league(
     league_join(player=get_user_model().objects.get(username="bob"), code=league.invite_code)
     close_connection()
 
-    page = browser.new_context(viewport=DESKTOP).new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    _, page, recorder = recorded_page(browser, viewport=DESKTOP)
     sign_in(page, base, "ann", f"/play/{daily.challenge_id}/?league={league.pk}")
     page.wait_for_selector("#play[data-ready='true']")
     expect(page.locator("#board-scope")).to_have_value(str(league.pk))

@@ -6,24 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection, make_player
 from tests.frontend.helpers import (
     CARD_IN_JSON,
-    Recorder,
     assert_no_hidden_cards,
     open_room_by_form,
     practice_deal,
     sign_in,
     take_seat_and_ready,
 )
+from tests.frontend.page_support import BROWSER_TEST, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_the_league_page_shows_a_member_playing_then_ranked_without_a_reload(
@@ -37,9 +33,7 @@ def test_the_league_page_shows_a_member_playing_then_ranked_without_a_reload(
     league_join(player=bob, code=league.invite_code)
     close_connection()
 
-    page = browser.new_context(viewport=DESKTOP).new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    _, page, recorder = recorded_page(browser, viewport=DESKTOP)
     sign_in(page, base, "ann", f"/leagues/{league.pk}/")
     page.wait_for_selector("#leaguepage[data-ready='true']")
     board = page.locator(f".league-board[data-challenge='{daily.challenge_id}']")

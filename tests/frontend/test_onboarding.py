@@ -7,15 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import PHONE, Server, close_connection, make_player
+from tests.frontend.page_support import BROWSER_TEST
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_an_invite_opened_signed_out_signs_up_and_joins_in_one_go(

@@ -20,18 +20,15 @@ from tests.frontend.conftest import (
 )
 from tests.frontend.helpers import (
     MOVE,
-    Recorder,
     close_the_day,
     finished_games,
     fits_the_width,
     no_card_in_page_source,
     sign_in,
 )
+from tests.frontend.page_support import BROWSER_TEST, page_errors, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_a_closed_days_replays_show_the_deal_the_solution_and_every_game(
@@ -40,12 +37,8 @@ def test_a_closed_days_replays_show_the_deal_the_solution_and_every_game(
     base = asgi_server.url
     ids = finished_games(daily, {"winner": None, "quitter": 5})
     close_the_day(daily)
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP)
+    errors = page_errors(page)
 
     page.goto(f"{base}/challenges/{daily.challenge_id}/replays/")
     page.wait_for_selector("#replay[data-ready='true']")
@@ -98,10 +91,7 @@ def test_the_days_leaderboard_shows_ranks_and_the_own_rank_outside_the_top(
     assert [row.rank for row in rows] == [1, 2, 3]
     last = rows[-1].username
 
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    context, page, recorder = recorded_page(browser, viewport=PHONE)
     sign_in(page, base, last, f"/leaderboards/{daily.challenge_id}/?limit=2")
     page.wait_for_selector("#boardpage[data-ready='true']")
     body = page.locator("#ranking tbody")
@@ -186,10 +176,7 @@ def test_the_profile_shows_stats_streaks_and_histograms_and_home_the_streak(
 ) -> None:
     base = asgi_server.url
     finished_games(daily, {"ann": None})
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP)
     page.goto(f"{base}/players/ann/")
     page.wait_for_selector("#profile[data-ready='true']")
     stats = page.locator("#stats")
@@ -255,12 +242,8 @@ def test_practice_with_a_hint_highlights_a_legal_action(
 
     base = asgi_server.url
     make_player("pia")
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, recorder = recorded_page(browser, viewport=PHONE)
+    errors = page_errors(page)
     sign_in(page, base, "pia", "/practice/")
     page.wait_for_selector("#play[data-ready='true']")
     expect(page.locator("#live-state")).to_have_count(0)

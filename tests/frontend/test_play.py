@@ -14,7 +14,6 @@ from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Daily, Server, mak
 from tests.frontend.helpers import (
     CARD_IN_JSON,
     MOVE,
-    Recorder,
     action_count,
     assert_no_hidden_cards,
     attempt,
@@ -27,11 +26,15 @@ from tests.frontend.helpers import (
     start,
     wait_count,
 )
+from tests.frontend.page_support import (
+    BROWSER_TEST,
+    page_errors,
+    phone_context,
+    recorded_page,
+    signed_in_at_play,
+)
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def _countdown_format() -> re.Pattern[str]:
@@ -49,12 +52,8 @@ def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
     base = asgi_server.url
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP)
+    errors = page_errors(page)
 
     # Sign up from the home page's link, coming back to the challenge.
     page.goto(f"{base}/")
@@ -149,10 +148,7 @@ def test_illegal_drop_is_refused_with_the_servers_explanation(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
     make_player("bea")
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "bea", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = signed_in_at_play(browser, asgi_server.url, "bea", daily.challenge_id)
     start(page)
     legal = set(attempt(page)["legal_actions"])
     illegal = next(
@@ -241,10 +237,7 @@ def test_a_double_click_sends_a_card_to_its_first_listed_place(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
     make_player("dot")
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "dot", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = signed_in_at_play(browser, asgi_server.url, "dot", daily.challenge_id)
     start(page)
 
     def first_moves() -> dict[str, str]:
@@ -279,10 +272,7 @@ def test_undo_after_a_deal_restores_the_board(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
     make_player("cy")
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "cy", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = signed_in_at_play(browser, asgi_server.url, "cy", daily.challenge_id)
     expect(page.locator("#deal")).to_have_text("Deal (5 left)")  # before Start too
     assert page.locator("#deal").is_disabled()
     assert contrast_of(page, "#deal") >= 4.5  # a disabled button's words stay legible
@@ -374,18 +364,12 @@ def test_a_watcher_sees_progress_and_the_new_rank_without_reloading(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
     make_player("eve")
-    watcher_context = browser.new_context(viewport=DESKTOP)
-    watcher = watcher_context.new_page()
-    recorder = Recorder()
-    recorder.attach(watcher)
+    watcher_context, watcher, recorder = recorded_page(browser, viewport=DESKTOP)
     open_play(watcher, asgi_server.url, daily.challenge_id)
     expect(watcher.locator("#live-state")).to_have_text("Live")
     expect(watcher.locator("#leaderboard tbody")).to_contain_text("Nobody has finished")
 
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "eve", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = signed_in_at_play(browser, asgi_server.url, "eve", daily.challenge_id)
     start(page)
     first_deal = daily.solution.index("deal")
     for action in daily.solution[: first_deal + 1]:
@@ -426,14 +410,7 @@ def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
     state = context.storage_state()
     context.close()
 
-    phone = browser.new_context(
-        viewport=PHONE,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        storage_state=state,
-        reduced_motion="reduce",
-    )
+    phone = phone_context(browser, state)
     page = phone.new_page()
     open_play(page, asgi_server.url, daily.challenge_id)
     expect(page.locator("#actions")).to_have_text("14")
@@ -557,14 +534,11 @@ def test_sound_is_off_until_the_player_turns_it_on(
 def test_once_every_card_is_up_the_server_finishes_the_game(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    from tests.games.test_autocomplete import safe_prefix
+    from tests.games.api_support import safe_prefix
 
     safe_at = safe_prefix(daily.variant, daily.seed, daily.solution)
     make_player("fin")
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "fin", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = signed_in_at_play(browser, asgi_server.url, "fin", daily.challenge_id)
     start(page)
     expect(page.locator("#finish")).to_be_hidden()
     page.evaluate("a => window.astrocyte.send(a)", daily.solution[:safe_at])

@@ -7,16 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection
 from tests.frontend.helpers import close_the_day, finished_games, sign_in
+from tests.frontend.page_support import BROWSER_TEST
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def ranked_names(page: Page, rows: str) -> list[str]:

@@ -7,16 +7,13 @@ import datetime as dt
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server, close_connection, make_player
 from tests.frontend.helpers import click_action, open_play, sign_in, start
+from tests.frontend.page_support import BROWSER_TEST, page_errors
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def three_rated_days(variant: str, names: list[str]) -> None:
@@ -47,8 +44,7 @@ def test_the_rating_board_lists_the_players_and_the_result_shows_the_rating(
     three_rated_days(daily.variant, ["cyd", "ann", "bob"])
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    errors = page_errors(page)
 
     # Linked from the other boards' navigation.
     page.goto(f"{base}/leaderboards/streaks/")

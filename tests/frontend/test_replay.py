@@ -6,23 +6,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.frontend.conftest import DESKTOP, Daily, Server
 from tests.frontend.helpers import (
-    Recorder,
     card_label,
     close_the_day,
     finished_games,
     no_card_in_page_source,
     sign_in,
 )
+from tests.frontend.page_support import BROWSER_TEST, page_errors, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def api_get(page: Page, path: str) -> dict[str, Any]:
@@ -60,12 +56,8 @@ def test_a_finished_game_steps_through_the_servers_positions(
     base = asgi_server.url
     ids = finished_games(daily, {"winner": None, "quitter": 6})
     steps = len(daily.solution)
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    recorder = Recorder()
-    recorder.attach(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, recorder = recorded_page(browser, viewport=DESKTOP)
+    errors = page_errors(page)
 
     # The owner, at once (the day is still open): step 0 is the deal as they saw it (hidden
     # cards stay hidden until the day is over, for everyone at once), then Next three times.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.frontend.conftest import Server, close_connection, make_player
@@ -21,11 +20,9 @@ from tests.frontend.helpers import (
     sign_in,
     take_seat_and_ready,
 )
+from tests.frontend.page_support import BROWSER_TEST, recorded_page
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = BROWSER_TEST
 
 
 def race_solution(code: str) -> list[str]:
@@ -38,9 +35,7 @@ def race_solution(code: str) -> list[str]:
 
 
 def racer_page(browser: Any, base: str, name: str, path: str) -> tuple[Page, Recorder]:
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    recorder = Recorder()
-    recorder.attach(page)
+    _, page, recorder = recorded_page(browser, viewport={"width": 1280, "height": 900})
     sign_in(page, base, name, path)
     return page, recorder
 

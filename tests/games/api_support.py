@@ -91,3 +91,16 @@ def board_after(deal: Deal, actions: list[str]) -> engine.Board:
     board = engine.Board.deal(deal.variant, deal.seed_int)
     assert engine.replay_on(board, actions).ok
     return board
+
+
+def safe_prefix(variant: str, seed: int, line: list[str]) -> int:
+    """The first k such that the deal after line[:k] is safe to finish and not yet won
+    (the auto-complete tests, and the browser test of the Finish button)."""
+    from games.services.autocomplete import safe_to_finish
+
+    board = engine.Board.deal(variant, seed)
+    for k, action in enumerate(line):
+        if safe_to_finish(board) and not board.is_won:
+            return k
+        board.play(action)
+    raise AssertionError("the line never reaches a safe position before the win")

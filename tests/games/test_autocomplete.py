@@ -10,22 +10,10 @@ import pytest
 
 from games import engine
 from games.models import Attempt
-from games.services.autocomplete import safe_to_finish
 from tests.factories import make_player
-from tests.games.api_support import client_for, solution_of, todays_challenge
+from tests.games.api_support import client_for, safe_prefix, solution_of, todays_challenge
 
 pytestmark = pytest.mark.django_db
-
-
-def safe_prefix(variant: str, seed: int, line: list[str]) -> int:
-    """The first k such that the deal after line[:k] is safe to finish and not yet won
-    (the browser test of the Finish button uses it too)."""
-    board = engine.Board.deal(variant, seed)
-    for k, action in enumerate(line):
-        if safe_to_finish(board) and not board.is_won:
-            return k
-        board.play(action)
-    raise AssertionError("the line never reaches a safe position before the win")
 
 
 def started(name: str) -> tuple[Any, Any, int, list[str]]:
