@@ -41,7 +41,6 @@ import json
 import math
 import os
 import random
-import resource
 import secrets
 import socket
 import statistics
@@ -543,11 +542,7 @@ def over_target_by_second(tally: Tally, t0: float, window: float) -> list[int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/astrocyte_bench_api"
-    )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/1")
+    parser = prod_server.bench_parser(__doc__, "astrocyte_bench_api", 1)
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0, help="recorded seconds")
     parser.add_argument("--warmup", type=float, default=3.0, help="played, not recorded")
@@ -560,27 +555,22 @@ def main() -> None:
     parser.add_argument(
         "--start-concurrency", type=int, default=200, help="players starting at once"
     )
-    parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument(
         "--transport",
         choices=["http", "socket"],
         default="http",
         help="actions as HTTP posts, or over each player's play socket (ws/attempts/<id>/play/)",
     )
-    parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     parser.add_argument("--client-cpu", type=int, help="pin this client to one core")
     parser.add_argument("--no-server", action="store_true", help="use a server already on --port")
     parser.add_argument("--json", type=Path, help="also write the result here")
     args = parser.parse_args()
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.players * 4 + 256)), hard))
+    prod_server.allow_open_files(args.players * 4 + 256)
     if args.client_cpu is not None:
         os.sched_setaffinity(0, {args.client_cpu})
     if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
+        args.port = prod_server.free_port()
 
     if not args.no_server:
         recreate_database(args.database_url)

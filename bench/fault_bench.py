@@ -58,12 +58,6 @@ from bench.api_load_bench import (
 from bench.ws_play_client import PlaySocketClient, SocketClosed
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class OwnRedis:
     def __init__(self, port: int) -> None:
         self.port = port
@@ -312,8 +306,8 @@ def main() -> None:
     parser.add_argument("--reconnect-every", type=int, default=5)
     parser.add_argument("--redis-down", type=float, default=8.0)
     args = parser.parse_args()
-    args.port = free_port()
-    redis = OwnRedis(free_port())
+    args.port = prod_server.free_port()
+    redis = OwnRedis(prod_server.free_port())
     redis.start()
     server = None
     try:

@@ -23,9 +23,7 @@ import asyncio
 import datetime as dt
 import json
 import os
-import resource
 import secrets
-import socket
 import time
 from typing import Any
 
@@ -184,26 +182,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/astrocyte_bench"
-    )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    parser = prod_server.bench_parser(__doc__, "astrocyte_bench", 0)
     parser.add_argument("--watchers", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--wait", type=float, default=3.0, help="seconds allowed per round")
-    parser.add_argument("--port", type=int, default=0, help="default: a free port")
-    parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     args = parser.parse_args()
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(
-        resource.RLIMIT_NOFILE, (min(hard, max(soft, args.watchers * 2 + 256)), hard)
-    )
+    prod_server.allow_open_files(args.watchers * 2 + 256)
     if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
+        args.port = prod_server.free_port()
     ensure_database(args.database_url, refill=False)
     # A session's log-in is signed with the key: the server must have the bench's.
     secret_key = os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))

@@ -1,10 +1,14 @@
-"""The production server (``scripts/dev.py run --prod``) as the load benchmarks start it."""
+"""The production server (``scripts/dev.py run --prod``) as the load benchmarks start it,
+with what a bench needs beside it: a free port, and files enough for its sockets."""
 
 from __future__ import annotations
 
+import argparse
 import os
+import resource
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -57,3 +61,28 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def allow_open_files(count: int) -> None:
+    """Raise this process's soft limit of open files to ``count`` (the hard limit at most;
+    never lowered)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count)), hard))
+
+
+def bench_parser(description: str | None, database: str, redis_db: int) -> argparse.ArgumentParser:
+    """The options every bench of a served stack takes: the bench's own PostgreSQL database
+    and Redis database (defaults on this machine), the server's port and workers."""
+    parser = argparse.ArgumentParser(description=(description or "").split("\n")[0])
+    parser.add_argument("--database-url", default=f"postgres://postgres@127.0.0.1:5432/{database}")
+    parser.add_argument("--redis-url", default=f"redis://127.0.0.1:6379/{redis_db}")
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS)
+    return parser

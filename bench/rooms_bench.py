@@ -29,9 +29,7 @@ import argparse
 import asyncio
 import json
 import random
-import resource
 import secrets
-import socket
 import sys
 import time
 from collections import defaultdict
@@ -281,11 +279,7 @@ async def run(args: argparse.Namespace, races: list[dict[str, Any]], solution: l
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/astrocyte_bench_rooms"
-    )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/5")
+    parser = prod_server.bench_parser(__doc__, "astrocyte_bench_rooms", 5)
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--racers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=70.0, help="played, warm-up included")
@@ -295,23 +289,17 @@ def main() -> None:
     parser.add_argument(
         "--warmup", type=float, default=10.0, help="seconds played before anything is recorded"
     )
-    parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument(
         "--transport",
         choices=["http", "socket"],
         default="http",
         help="the racers' actions as HTTP posts or over their play sockets",
     )
-    parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     args = parser.parse_args()
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = min(hard, max(soft, args.rooms * args.racers * 4 + 256))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    prod_server.allow_open_files(args.rooms * args.racers * 4 + 256)
     if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
+        args.port = prod_server.free_port()
     recreate_database(args.database_url)
     setup_django(args.database_url, args.redis_url)
     server = prod_server.start_server(

@@ -43,7 +43,6 @@ import multiprocessing
 import os
 import resource
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -416,11 +415,7 @@ def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/astrocyte_bench_fanout"
-    )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/2")
+    parser = prod_server.bench_parser(__doc__, "astrocyte_bench_fanout", 2)
     parser.add_argument("--watchers", type=int, default=10_000)
     parser.add_argument(
         "--client-processes", type=int, help=f"default: one per {WATCHERS_PER_CLIENT} watchers"
@@ -430,8 +425,6 @@ def main() -> None:
     parser.add_argument("--player-rate", type=float, default=100.0, help="their posts/s in all")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--wait", type=float, default=4.0, help="seconds allowed per round")
-    parser.add_argument("--port", type=int, default=0, help="default: a free port")
-    parser.add_argument("--workers", type=int, default=prod_server.DEFAULT_WORKERS)
     parser.add_argument(
         "--client",
         choices=["light", "websockets", "websockets-deflate"],
@@ -452,9 +445,7 @@ def main() -> None:
     if hard < args.watchers + 1024:
         sys.exit(f"the file limit ({hard}) is too low for {args.watchers} watchers: ulimit -Hn")
     if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
+        args.port = prod_server.free_port()
     load.recreate_database(args.database_url)
     load.flush_redis(args.redis_url)
     load.setup_django(args)

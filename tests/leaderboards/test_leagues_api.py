@@ -143,13 +143,17 @@ def test_a_removed_member_cannot_rejoin_by_the_old_link_but_by_a_new_one() -> No
     assert join(gone, new_code["invite_code"]).status_code == 201
 
 
-def test_a_full_league_refuses_the_next_player() -> None:
-    owner = make_player()
-    league = create(owner)
+def league_of(members: int) -> dict[str, Any]:
+    """A new league of ``members`` players, its owner one of them."""
+    league = create(make_player())
     LeagueMember.objects.bulk_create(
-        LeagueMember(league_id=league["id"], player=make_player())
-        for _ in range(LEAGUE_MAX_MEMBERS - 1)
+        LeagueMember(league_id=league["id"], player=make_player()) for _ in range(members - 1)
     )
+    return league
+
+
+def test_a_full_league_refuses_the_next_player() -> None:
+    league = league_of(LEAGUE_MAX_MEMBERS)
     error = error_of(join(make_player(), league["invite_code"]), 409, "league_full")
     assert error["details"] == {"max_members": LEAGUE_MAX_MEMBERS}
     assert LeagueMember.objects.filter(league_id=league["id"]).count() == LEAGUE_MAX_MEMBERS
@@ -157,12 +161,7 @@ def test_a_full_league_refuses_the_next_player() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_cap_holds_when_players_join_at_the_same_moment() -> None:
-    owner = make_player()
-    league = create(owner)
-    LeagueMember.objects.bulk_create(
-        LeagueMember(league_id=league["id"], player=make_player())
-        for _ in range(LEAGUE_MAX_MEMBERS - 3)
-    )
+    league = league_of(LEAGUE_MAX_MEMBERS - 2)
     joiners = [make_player() for _ in range(6)]
     barrier = threading.Barrier(len(joiners))
     codes: list[int] = []
