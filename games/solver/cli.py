@@ -1,5 +1,5 @@
 """``python -m games.solver VARIANT SEED [--seconds S] [--improve-nodes N]`` (docs/rules.md,
-"The command line").
+"The command line"); ``python -m games.solver decide …`` is ``decide_cli.py``.
 
 By default it searches for a shorter line after the proof as the pipeline's verification
 does (``DEFAULT_IMPROVE_NODES``, the default of SOLVER_IMPROVE_NODES), so that anyone
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Sequence
 
 from games.engine.cli import EXIT_REFUSED, EXIT_USAGE, _Parser, parse_seed, parse_variant
@@ -73,6 +74,11 @@ def build_parser(prog: str = "python -m games.solver") -> argparse.ArgumentParse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["decide"]:
+        from .decide_cli import main as decide_main  # the complete search, loaded when asked
+
+        return decide_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     result = solve(

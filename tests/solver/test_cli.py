@@ -38,6 +38,15 @@ def test_unknown_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
         (["spider1"], "required"),
         (["spider1", "1", "--improve-nodes", "-5"], "from 0 up"),
         (["spider1", "1", "--improve-nodes", "many"], "a whole number"),
+        (["decide", "spider9", "1"], "unknown variant 'spider9'"),
+        (["decide", "spider1", "x"], "argument seed"),
+        (["decide", "spider1"], "required"),
+        (["decide", "spider1", "1", "--nodes", "0"], "a positive whole number"),
+        (["decide", "spider1", "1", "--log", "deal t1-t11"], "action 1 't1-t11'"),
+        (["decide", "spider1", "1", "--log", "deal t1-c1"], "action 1 't1-c1'"),
+        (["decide", "spider1", "1", "--log", '["deal", 3]'], "action 1 3"),
+        (["decide", "spider1", "1", "--log", "[deal"], "cannot read the log"),
+        (["decide", "spider1", "1", "--log", "undo"], "action 0 'undo': nothing to undo"),
     ],
 )
 def test_errors_are_one_line_with_status_2(
@@ -47,7 +56,8 @@ def test_errors_are_one_line_with_status_2(
         main(args)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("python -m games.solver: error: ")
+    command = "python -m games.solver decide" if args[0] == "decide" else "python -m games.solver"
+    assert err.count("\n") == 1 and err.startswith(f"{command}: error: ")
     assert fragment in err
 
 

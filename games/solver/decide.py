@@ -1,0 +1,94 @@
+"""Deciding a position: winnable (with a line the engine replays to a win), unwinnable (a
+proof: the complete search exhausted) or unknown (the node budget ran out).
+
+Two phases, each with the same budget in positions, so a position gets the same verdict on
+any machine: first the heuristic solver (``api.solve``, no time limit that could bind),
+which finds most wins quickly; then, when it found none, the complete search
+(``complete.exhaust``), which either finds a win too or proves that there is none. Only the
+complete search ever says unwinnable.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from games.engine import Board, Move, replay_on
+
+from .api import solve
+from .complete import PROOF_RULES, exhaust
+from .shorten import cut_loops, take_shortcuts
+
+DEFAULT_DECIDE_NODES = 1_000_000  # for each phase
+# No clock may decide a verdict: the heuristic phase's time limit is out of reach.
+NO_TIME_LIMIT = 1e9
+
+
+class Verdict(StrEnum):
+    WINNABLE = "winnable"
+    UNWINNABLE = "unwinnable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    verdict: Verdict
+    line: list[str] = field(default_factory=list)  # winnable: the actions, replayed to a win
+    nodes: int = 0  # positions the two phases searched, together
+    rules: tuple[str, ...] = ()  # unwinnable: the pruning rules the proof relied on
+
+    @property
+    def winnable(self) -> bool:
+        return self.verdict == Verdict.WINNABLE
+
+    @property
+    def unwinnable(self) -> bool:
+        return self.verdict == Verdict.UNWINNABLE
+
+    def as_dict(self) -> dict[str, Any]:
+        """The command line's JSON: the line when winnable, nodes and rules when proven lost,
+        nodes when unknown."""
+        if self.verdict == Verdict.WINNABLE:
+            return {"verdict": str(self.verdict), "line": list(self.line)}
+        if self.verdict == Verdict.UNWINNABLE:
+            return {"verdict": str(self.verdict), "nodes": self.nodes, "rules": list(self.rules)}
+        return {"verdict": str(self.verdict), "nodes": self.nodes}
+
+
+def decide(start: Board, max_nodes: int = DEFAULT_DECIDE_NODES) -> Decision:
+    """The verdict on ``start`` (left alone; its history is not part of the position) with
+    ``max_nodes`` positions for each phase."""
+    board = start.copy(keep_history=False)
+    if board.is_won:
+        return Decision(Verdict.WINNABLE, [], 0)
+    found = solve(board, seconds=NO_TIME_LIMIT, max_nodes=max_nodes)
+    used = min(found.nodes, max_nodes)
+    if found.solved and _wins(board, found.moves):
+        return Decision(Verdict.WINNABLE, list(found.moves), used)
+    search = exhaust(board, max_nodes)
+    nodes = used + search.nodes
+    if search.moves is not None:
+        moves = _shorter(board, search.moves)
+        line = [str(move) for move in moves]
+        if _wins(board, line):
+            return Decision(Verdict.WINNABLE, line, nodes)
+        return Decision(Verdict.UNKNOWN, [], nodes)  # never expected: the engine disagreed
+    if search.exhausted:
+        return Decision(Verdict.UNWINNABLE, [], nodes, PROOF_RULES)
+    return Decision(Verdict.UNKNOWN, [], nodes)
+
+
+def _shorter(start: Board, moves: list[Move]) -> list[Move]:
+    """The depth-first line without its detours (loops and one-move shortcuts, each pass
+    checked by the engine; neither depends on a clock)."""
+    return take_shortcuts(start, cut_loops(start, moves), math.inf)
+
+
+def _wins(start: Board, line: list[str]) -> bool:
+    result = replay_on(start.copy(keep_history=False), list(line))
+    return result.ok and result.won
+
+
+__all__ = ["DEFAULT_DECIDE_NODES", "Decision", "Verdict", "decide"]

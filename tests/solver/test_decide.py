@@ -1,0 +1,76 @@
+"""``decide`` and ``python -m games.solver decide``: verdicts, their JSON, the usage errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from games.engine import Board, replay, replay_on
+from games.solver.complete import PROOF_RULES
+from games.solver.decide import Decision, Verdict, decide
+from games.solver.decide_cli import main
+from tests.solver.small_positions import small_position
+
+
+def test_a_winnable_deal_comes_with_a_line_the_engine_replays_to_a_win() -> None:
+    decision = decide(Board.deal("spider1", 2), 50_000)
+    assert decision.verdict == Verdict.WINNABLE and decision.line
+    result = replay("spider1", 2, decision.line)
+    assert result.ok and result.won
+
+
+def test_a_lost_position_is_proven_with_its_rules() -> None:
+    board = small_position("spider2", 41, pieces=3, junk=16)
+    decision = decide(board, 50_000)
+    assert decision.verdict == Verdict.UNWINNABLE
+    assert decision.rules == PROOF_RULES and decision.nodes > 0
+    assert decision.as_dict() == {
+        "verdict": "unwinnable",
+        "nodes": decision.nodes,
+        "rules": list(PROOF_RULES),
+    }
+
+
+def test_a_win_only_the_complete_search_finds_is_shortened_and_checked() -> None:
+    board = small_position("astrocyte", 18, pieces=3, junk=10)
+    decision = decide(board, 100_000)
+    assert decision.winnable
+    result = replay_on(board.copy(keep_history=False), decision.line)
+    assert result.ok and result.won
+
+
+def test_the_budget_decides_unknown_the_same_on_any_machine() -> None:
+    first = decide(Board.deal("astrocyte", 7), 500)
+    again = decide(Board.deal("astrocyte", 7), 500)
+    assert first == again == Decision(Verdict.UNKNOWN, [], first.nodes)
+    assert first.nodes <= 2 * 500
+    assert first.as_dict() == {"verdict": "unknown", "nodes": first.nodes}
+
+
+def test_the_command_decides_the_position_after_the_log(capsys: pytest.CaptureFixture[str]) -> None:
+    deal_line = decide(Board.deal("spider1", 2), 50_000).line
+    assert main(["spider1", "2", "--log", " ".join(deal_line[:5]), "--nodes", "50000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "winnable"
+    result = replay("spider1", 2, deal_line[:5] + out["line"])
+    assert result.ok and result.won
+
+
+def test_unknown_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["astrocyte", "7", "--nodes", "300"]) == 1
+    assert json.loads(capsys.readouterr().out)["verdict"] == "unknown"
+
+
+def test_runs_as_a_subcommand_of_the_solver_module() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "games.solver", "decide", "spider1", "2", "--nodes", "50000"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["verdict"] == "winnable"
