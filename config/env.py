@@ -288,15 +288,22 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     ),
     "ANALYSIS_SECONDS": Variable(
         60.0,
-        "Solver time (worker seconds) one game analysis may spend in all.",
+        "Worker time one game analysis may take before its job is stopped (Celery's limit, and "
+        "when asking again starts it over); never decides a verdict: the node budgets do.",
     ),
     "ANALYSIS_POSITION_SECONDS": Variable(
         5.0,
-        "Solver time limit for one position of a game analysis.",
+        "No longer used: a position's budget is in nodes (ANALYSIS_POSITION_NODES), so that "
+        "the same game gets the same analysis on any machine.",
     ),
     "ANALYSIS_POSITION_NODES": Variable(
         200000,
-        "Solver positions (nodes) searched at most for one position of a game analysis.",
+        "Positions (nodes) searched at most to decide one position of a game analysis "
+        "(games.solver.decide: winnable, proven lost, or unknown).",
+    ),
+    "ANALYSIS_NODES": Variable(
+        3000000,
+        "Positions (nodes) one game analysis may search in all (positions left over are unknown).",
     ),
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION": Variable(
         0.12,

@@ -378,6 +378,7 @@ HINT_QUEUE_SECONDS: float = setting("HINT_QUEUE_SECONDS")
 ANALYSIS_SECONDS: float = setting("ANALYSIS_SECONDS")
 ANALYSIS_POSITION_SECONDS: float = setting("ANALYSIS_POSITION_SECONDS")
 ANALYSIS_POSITION_NODES: int = setting("ANALYSIS_POSITION_NODES")
+ANALYSIS_NODES: int = setting("ANALYSIS_NODES")
 # Faster than a human: flagged for the admins (never refused, never hidden from the player).
 PLAUSIBLE_MIN_SECONDS_PER_ACTION: float = setting("PLAUSIBLE_MIN_SECONDS_PER_ACTION")
 PLAUSIBLE_MIN_ACTIONS: int = setting("PLAUSIBLE_MIN_ACTIONS")

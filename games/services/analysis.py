@@ -10,9 +10,17 @@ The analysed positions are the boards after ``k`` actions of the log (``attempt_
 and the nearest position with no win found, assuming winnability is monotone along the game
 (once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns to a
 position seen before); the answer then is still a position with a win found followed by an
-action after which none was found. Each position gets at most ``ANALYSIS_POSITION_SECONDS``
-and ``ANALYSIS_POSITION_NODES``, the whole job ``ANALYSIS_SECONDS``; a position past the
-budget is ``unknown``, and ``positions`` names exactly the positions analysed.
+action after which none was found.
+
+Each position is decided (``games.solver.decide``): winnable with a line the engine replays
+to a win (``solved``), proven lost by the complete search (``unsolvable``), or ``unknown``
+when its budget ran out. Budgets are in positions, never seconds, so a game gets the same
+analysis on any machine: at most ``ANALYSIS_POSITION_NODES`` a position, ``ANALYSIS_NODES``
+for the whole job; a position past the budget is ``unknown``, and ``positions`` names exactly
+the positions analysed. ``lost_at`` is then *proven* (``"proven": true``) when the position
+after its action was proven lost: the game could be won before that action and not after
+it. A lost game whose deal itself is proven lost (step 0 ``unsolvable``, no ``lost_at``) was
+never winnable. ``ANALYSIS_SECONDS`` only bounds the job's worker time (Celery's limit).
 
 A won game: the shortest line from the deal (position 0) against the actions played gives
 ``saved``. One row per attempt (``AttemptAnalysis.attempt`` is unique); the run claims the
@@ -37,6 +45,7 @@ from games import solver
 from games.errors import AttemptNotOverError, NoAnalysisError, NotFoundError
 from games.models import Attempt, AttemptAnalysis
 from games.selectors import attempt_board, attempt_cards_public, attempt_for_replay
+from games.solver.decide import Verdict, decide
 
 log = logging.getLogger(__name__)
 
@@ -171,26 +180,38 @@ def gallop_steps(n: int) -> list[int]:
 
 
 class _Budget:
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.deadline = self.start + settings.ANALYSIS_SECONDS
+    """The job's positions (nodes) left: each position gets at most
+    ``ANALYSIS_POSITION_NODES`` of them, the job ``ANALYSIS_NODES`` in all; no clock."""
 
-    def left(self) -> float:
-        return self.deadline - time.monotonic()
+    def __init__(self) -> None:
+        self.start = time.monotonic()  # for worker_seconds only: never for a verdict
+        self.nodes_left = int(settings.ANALYSIS_NODES)
+
+    def for_position(self) -> int:
+        return min(int(settings.ANALYSIS_POSITION_NODES), self.nodes_left)
+
+    def spend(self, nodes: int) -> None:
+        self.nodes_left = max(0, self.nodes_left - nodes)
+
+
+# A position's status as ``positions`` says it (docs/api.md): the solver's words.
+_STATUS = {
+    Verdict.WINNABLE: solver.SOLVED,
+    Verdict.UNWINNABLE: solver.UNSOLVABLE,
+    Verdict.UNKNOWN: solver.UNKNOWN,
+}
 
 
 def _solve(attempt: Attempt, step: int, budget: _Budget) -> tuple[str, list[str]]:
-    if budget.left() <= 0:
-        return solver.UNKNOWN, []
     board = attempt_board(attempt, upto=step)
     if board.is_won:
         return solver.SOLVED, []
-    result = solver.solve(
-        board,
-        seconds=max(0.01, min(settings.ANALYSIS_POSITION_SECONDS, budget.left())),
-        max_nodes=settings.ANALYSIS_POSITION_NODES,
-    )
-    return str(result.status), list(result.moves)
+    nodes = budget.for_position()
+    if nodes <= 0:
+        return solver.UNKNOWN, []
+    decision = decide(board, nodes)
+    budget.spend(decision.nodes)
+    return str(_STATUS[decision.verdict]), list(decision.line)
 
 
 def _analyse(analysis: AttemptAnalysis) -> None:
@@ -217,14 +238,18 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     lost_at = alternative = saved = None
     if not attempt.won and winnable_at is not None and winnable_at < n:
         lost_step = min(s for s in found if s > winnable_at)  # no win found there
-        while lost_step - winnable_at > 1 and budget.left() > 0:
+        while lost_step - winnable_at > 1 and budget.nodes_left > 0:
             middle = (winnable_at + lost_step) // 2
             if analyse(middle)[0] == solver.SOLVED:
                 winnable_at = middle
             else:
                 lost_step = middle
         if lost_step - winnable_at == 1:
-            lost_at = {"index": winnable_at, "action": attempt.log[winnable_at]}
+            lost_at = {
+                "index": winnable_at,
+                "action": attempt.log[winnable_at],
+                "proven": found[lost_step][0] == solver.UNSOLVABLE,
+            }
             alternative = found[winnable_at][1]
     if attempt.won and found.get(0, ("", []))[0] == solver.SOLVED:
         shortest = len(found[0][1])

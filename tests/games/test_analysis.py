@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Attempt, AttemptAnalysis
 from games.selectors import attempt_board
+from games.services import analysis as analysis_service
 from games.services.analysis import analysis_request, analysis_run, gallop_steps
 from games.services.attempts import (
     attempt_push_actions,
@@ -20,6 +21,7 @@ from games.services.attempts import (
     attempt_start_practice,
     attempt_start_ranked,
 )
+from games.solver.decide import Decision, Verdict
 from tests.factories import make_player
 from tests.games.api_support import (
     client_for,
@@ -38,10 +40,9 @@ GREEDY = 100  # first-legal-move actions after them (no undo): no win is found a
 
 @pytest.fixture(autouse=True)
 def small_budget(settings: Any) -> None:
-    """Nodes decide, the same on any machine; the seconds are a cap these tests never reach."""
-    settings.ANALYSIS_SECONDS = 600.0
-    settings.ANALYSIS_POSITION_SECONDS = 120.0
+    """Nodes decide, the same on any machine (no setting in seconds takes part)."""
     settings.ANALYSIS_POSITION_NODES = 20_000
+    settings.ANALYSIS_NODES = 1_000_000
 
 
 def greedy_line(board: engine.Board, count: int) -> list[str]:
@@ -153,7 +154,7 @@ def test_a_failed_or_stuck_analysis_asked_again_runs_again_and_a_fresh_one_does_
 
 
 def test_no_budget_leaves_unknowns_and_no_crash(settings: Any) -> None:
-    settings.ANALYSIS_SECONDS = 0.0
+    settings.ANALYSIS_NODES = 0
     player, attempt = practice_game(won=False)
     analysis = analysed(attempt, player)
     assert analysis.status == "done" and analysis.lost_at is None
@@ -226,3 +227,56 @@ def test_with_workers_the_analysis_runs_on_a_worker(celery_worker: Any) -> None:
     assert answer["saved"]["played"] == len(attempt.log)
     assert client.post(url).status_code == 200  # asked again: the stored answer
     assert AttemptAnalysis.objects.count() == 1
+
+
+def _verdicts(monkeypatch: pytest.MonkeyPatch, winnable_upto: int | None) -> list[int]:
+    """``decide`` replaced: the position after ``k`` actions is winnable (a line of one
+    placeholder action) for ``k <= winnable_upto``, proven lost after; the steps asked."""
+    asked: list[int] = []
+
+    def decide(board: engine.Board, max_nodes: int) -> Decision:
+        step = len(board)  # attempt_board replays the log: one record an action
+        asked.append(step)
+        if winnable_upto is not None and step <= winnable_upto:
+            return Decision(Verdict.WINNABLE, ["deal"], 10)
+        return Decision(Verdict.UNWINNABLE, [], 10, ("transpositions",))
+
+    monkeypatch.setattr(analysis_service, "decide", decide)
+    return asked
+
+
+def test_the_losing_action_is_proven_when_the_position_after_it_is_proven_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    player, attempt = practice_game(won=False)
+    asked = _verdicts(monkeypatch, winnable_upto=KEPT_SOLUTION + 3)
+    analysis = analysed(attempt, player)
+    index = KEPT_SOLUTION + 3
+    assert analysis.lost_at == {"index": index, "action": attempt.log[index], "proven": True}
+    by_step = {p["step"]: p["status"] for p in analysis.positions}
+    assert by_step[index] == "solved" and by_step[index + 1] == "unsolvable"
+    assert sorted(asked) == sorted(by_step)  # each position decided once
+
+
+def test_a_game_whose_deal_is_proven_lost_was_never_winnable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    player, attempt = practice_game(won=False)
+    _verdicts(monkeypatch, winnable_upto=None)
+    analysis = analysed(attempt, player)
+    assert analysis.lost_at is None and analysis.alternative == []
+    assert {p["status"] for p in analysis.positions} == {"unsolvable"}
+    assert analysis.positions[0]["step"] == 0
+
+
+def test_the_node_budget_bounds_the_whole_analysis(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.ANALYSIS_NODES = 25  # two positions' worth of the stand-in's 10 nodes, and some
+    player, attempt = practice_game(won=False)
+    asked = _verdicts(monkeypatch, winnable_upto=KEPT_SOLUTION)
+    analysis = analysed(attempt, player)
+    assert len(asked) == 3  # the third gets the 5 nodes left; then none
+    statuses = [p["status"] for p in sorted(analysis.positions, key=lambda p: -p["step"])]
+    assert statuses[:3] == ["unsolvable"] * 3
+    assert set(statuses[3:]) == {"unknown"}
