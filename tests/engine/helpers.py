@@ -99,6 +99,17 @@ def play(board: Board, text: str) -> None:
     board.push_text(text)
 
 
+def played_and_undone(board: Board, text: str) -> dict[str, Any]:
+    """Play ``text``, then undo it (both offered, through the checked path); checks that the
+    undo gives back the position before exactly, and returns the state ``text`` led to."""
+    before = board_state(board)
+    play(board, text)
+    after = board_state(board)
+    play(board, "undo")
+    assert board_state(board) == before
+    return after
+
+
 def refuse(board: Board, text: Any, kind: str = "illegal", match: str | None = None) -> str:
     """Check that ``text`` is refused with ``kind``, leaves the board as it was, and is not
     offered; return the message."""

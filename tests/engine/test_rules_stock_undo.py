@@ -6,7 +6,7 @@ import pytest
 
 from games.engine import Board, IllegalMoveError, board_state
 
-from .helpers import build, columns, play, refuse, run
+from .helpers import build, columns, play, played_and_undone, refuse, run
 
 SPADES, HEARTS = run("S"), run("H")
 SEVEN_RUNS = [run(s) for s in "SHDCSHD"]
@@ -124,11 +124,7 @@ def test_undo_of_a_deal_that_sent_runs_home_restores_the_exact_position() -> Non
 
 def test_undo_of_a_move_with_a_flip_turns_the_card_back_down() -> None:
     board = build(tableau=["3C 9D 5H", "6S"], face_down=[2])
-    start = board_state(board)
-    play(board, "t1-t2")
-    assert board_state(board)["face_down"][0] == 1
-    play(board, "undo")
-    assert board_state(board) == start
+    assert played_and_undone(board, "t1-t2")["face_down"][0] == 1
 
 
 def test_undo_of_a_move_that_sent_runs_home_with_a_flip() -> None:
@@ -137,19 +133,12 @@ def test_undo_of_a_move_that_sent_runs_home_with_a_flip() -> None:
         face_down=[1],
         cells=["AH"],
     )
-    start = board_state(board)
-    play(board, "c1-t1")
-    assert board_state(board)["face_down"][0] == 0
-    play(board, "undo")
-    assert board_state(board) == start
+    assert played_and_undone(board, "c1-t1")["face_down"][0] == 0
 
 
 def test_undo_of_a_back_move_that_recompleted_a_run() -> None:
     board = build(tableau=[run("S", "K", "2")], foundations=[HEARTS, SPADES])
-    start = board_state(board)
-    play(board, "f2-t1")
-    play(board, "undo")
-    assert board_state(board) == start
+    played_and_undone(board, "f2-t1")
     assert board.complete_foundations == 2
 
 
