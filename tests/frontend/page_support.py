@@ -9,11 +9,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.frontend.conftest import DESKTOP, PHONE
+from tests.factories import PASSWORD
+from tests.frontend.conftest import DESKTOP, PHONE, make_player
 from tests.frontend.helpers import Recorder, open_play, sign_in
 
 # The marks of a browser test: a browser, and a database the live server shares.
 BROWSER_TEST = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# A phone's browser played with a finger (``browser.new_context`` options).
+TOUCH_PHONE: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
 
 
 def recorded_page(browser: Any, **context_options: Any) -> tuple[Any, Any, Recorder]:
@@ -46,11 +49,32 @@ def phone_context(browser: Any, storage_state: Any = None) -> Any:
     )
 
 
-def signed_in_at_play(browser: Any, base: str, name: str, challenge_id: int) -> tuple[Any, Any]:
-    """A new desktop browser signed in as the player ``name`` on the challenge's play page,
-    ready (the game not started)."""
-    context = browser.new_context(viewport=DESKTOP)
+def signed_in_at_play(
+    browser: Any, base: str, name: str, challenge_id: int, **context_options: Any
+) -> tuple[Any, Any]:
+    """A new browser (a desktop unless ``context_options`` say otherwise) signed in as the
+    player ``name`` on the challenge's play page, ready (the game not started)."""
+    context = browser.new_context(**{"viewport": DESKTOP, **context_options})
     page = context.new_page()
     sign_in(page, base, name, f"/play/{challenge_id}/")
     open_play(page, base, challenge_id)
     return context, page
+
+
+def new_player_at_play(
+    browser: Any, base: str, name: str, challenge_id: int, **context_options: Any
+) -> tuple[Any, Any]:
+    """``signed_in_at_play`` for a player ``name`` made now."""
+    make_player(name)
+    return signed_in_at_play(browser, base, name, challenge_id, **context_options)
+
+
+def signed_up_at_play(page: Any, base: str, name: str, challenge_id: int) -> None:
+    """Sign up as ``name`` through the sign-up form, sent on to the challenge's play page,
+    and wait until it is ready."""
+    page.goto(f"{base}/signup/?next=/play/{challenge_id}/")
+    page.fill("#username", name)
+    page.fill("#password", PASSWORD)
+    page.click("#auth-form button")
+    page.wait_for_url(f"{base}/play/{challenge_id}/")
+    open_play(page, base, challenge_id)

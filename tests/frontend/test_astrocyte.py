@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Server, make_daily
+from tests.frontend.conftest import DESKTOP, PHONE, Server, make_daily
 from tests.frontend.helpers import (
     assert_no_hidden_cards,
     attempt,
@@ -19,7 +19,13 @@ from tests.frontend.helpers import (
     open_play,
     start,
 )
-from tests.frontend.page_support import BROWSER_TEST, page_errors, phone_context, recorded_page
+from tests.frontend.page_support import (
+    BROWSER_TEST,
+    page_errors,
+    phone_context,
+    recorded_page,
+    signed_up_at_play,
+)
 
 pytestmark = BROWSER_TEST
 
@@ -65,12 +71,7 @@ def test_astrocyte_layout_first_moves_with_a_cell_and_screenshots(
     context, page, recorder = recorded_page(browser, viewport=DESKTOP, reduced_motion="reduce")
     errors = page_errors(page)
 
-    page.goto(f"{base}/signup/?next=/play/{daily.challenge_id}/")
-    page.fill("#username", "ana")
-    page.fill("#password", PASSWORD)
-    page.click("#auth-form button")
-    page.wait_for_url(f"{base}/play/{daily.challenge_id}/")
-    open_play(page, base, daily.challenge_id)
+    signed_up_at_play(page, base, "ana", daily.challenge_id)
 
     # The layout: 8 columns of 7 backs and 1 face-up card, 4 empty cells, 8 empty
     # foundations, the stock with 5 deals.

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.frontend.a11y import assert_accessible
-from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, make_player
+from tests.frontend.conftest import DESKTOP, Daily, Server, make_player
 from tests.frontend.helpers import (
     MOVE,
     RANKS,
@@ -24,7 +24,7 @@ from tests.frontend.helpers import (
     source_card,
     wait_count,
 )
-from tests.frontend.page_support import BROWSER_TEST, recorded_page
+from tests.frontend.page_support import BROWSER_TEST, TOUCH_PHONE, new_player_at_play, recorded_page
 
 pytestmark = BROWSER_TEST
 
@@ -157,11 +157,9 @@ def touch_drag(
 def test_on_a_phone_moves_are_played_by_tapping_and_by_dragging_with_a_finger(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    make_player("tia")
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "tia", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = new_player_at_play(
+        browser, asgi_server.url, "tia", daily.challenge_id, **TOUCH_PHONE
+    )
     page.evaluate(
         """() => { window.pointerKinds = [];
         addEventListener("pointerdown", (e) => window.pointerKinds.push(e.pointerType), true); }"""

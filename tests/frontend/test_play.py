@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import DESKTOP, PASSWORD, PHONE, Daily, Server, make_player
+from tests.frontend.conftest import DESKTOP, PHONE, Daily, Server, make_player
 from tests.frontend.helpers import (
     CARD_IN_JSON,
     MOVE,
@@ -28,10 +28,13 @@ from tests.frontend.helpers import (
 )
 from tests.frontend.page_support import (
     BROWSER_TEST,
+    TOUCH_PHONE,
+    new_player_at_play,
     page_errors,
     phone_context,
     recorded_page,
     signed_in_at_play,
+    signed_up_at_play,
 )
 
 pytestmark = BROWSER_TEST
@@ -59,12 +62,7 @@ def test_sign_up_study_start_and_win_by_clicks_drag_and_keys(
     page.goto(f"{base}/")
     expect(page.locator("#challenges li")).to_have_count(1)
     expect(page.locator("#countdown")).to_have_text(_countdown_format())
-    page.goto(f"{base}/signup/?next=/play/{daily.challenge_id}/")
-    page.fill("#username", "ada")
-    page.fill("#password", PASSWORD)
-    page.click("#auth-form button")
-    page.wait_for_url(f"{base}/play/{daily.challenge_id}/")
-    open_play(page, base, daily.challenge_id)
+    signed_up_at_play(page, base, "ada", daily.challenge_id)
     expect(page.locator(".who")).to_contain_text("ada")
 
     # Study: the visible cards are there, face-down ones are backs, nothing moves yet.
@@ -147,8 +145,7 @@ def keyboard_action(page: Any, action: str) -> None:
 def test_illegal_drop_is_refused_with_the_servers_explanation(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    make_player("bea")
-    context, page = signed_in_at_play(browser, asgi_server.url, "bea", daily.challenge_id)
+    context, page = new_player_at_play(browser, asgi_server.url, "bea", daily.challenge_id)
     start(page)
     legal = set(attempt(page)["legal_actions"])
     illegal = next(
@@ -236,8 +233,7 @@ def drag_to(page: Any, src: str, dst: str) -> None:
 def test_a_double_click_sends_a_card_to_its_first_listed_place(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    make_player("dot")
-    context, page = signed_in_at_play(browser, asgi_server.url, "dot", daily.challenge_id)
+    context, page = new_player_at_play(browser, asgi_server.url, "dot", daily.challenge_id)
     start(page)
 
     def first_moves() -> dict[str, str]:
@@ -271,8 +267,7 @@ def test_a_double_click_sends_a_card_to_its_first_listed_place(
 def test_undo_after_a_deal_restores_the_board(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    make_player("cy")
-    context, page = signed_in_at_play(browser, asgi_server.url, "cy", daily.challenge_id)
+    context, page = new_player_at_play(browser, asgi_server.url, "cy", daily.challenge_id)
     expect(page.locator("#deal")).to_have_text("Deal (5 left)")  # before Start too
     assert page.locator("#deal").is_disabled()
     assert contrast_of(page, "#deal") >= 4.5  # a disabled button's words stay legible
@@ -396,11 +391,14 @@ def test_a_watcher_sees_progress_and_the_new_rank_without_reloading(
 def test_screenshots_of_the_board_on_a_desktop_and_a_phone(
     asgi_server: Server, browser: Any, daily: Daily, screenshots_dir: Path
 ) -> None:
-    make_player("fay")
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "fay", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = new_player_at_play(
+        browser,
+        asgi_server.url,
+        "fay",
+        daily.challenge_id,
+        viewport=DESKTOP,
+        reduced_motion="reduce",
+    )
     start(page)
     for action in daily.solution[:14]:
         hook_action(page, action)
@@ -475,11 +473,9 @@ def test_moved_cards_slide_unless_the_player_asks_for_reduced_motion(
 def test_spider_on_a_phone_has_cards_large_enough_to_read(
     asgi_server: Server, browser: Any, daily: Daily
 ) -> None:
-    make_player("pho")
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    sign_in(page, asgi_server.url, "pho", f"/play/{daily.challenge_id}/")
-    open_play(page, asgi_server.url, daily.challenge_id)
+    context, page = new_player_at_play(
+        browser, asgi_server.url, "pho", daily.challenge_id, **TOUCH_PHONE
+    )
     start(page)
     expect(page.locator("#board .column")).to_have_count(10)
     card = page.locator("#board .column .card.up").first
@@ -537,8 +533,7 @@ def test_once_every_card_is_up_the_server_finishes_the_game(
     from tests.games.api_support import safe_prefix
 
     safe_at = safe_prefix(daily.variant, daily.seed, daily.solution)
-    make_player("fin")
-    context, page = signed_in_at_play(browser, asgi_server.url, "fin", daily.challenge_id)
+    context, page = new_player_at_play(browser, asgi_server.url, "fin", daily.challenge_id)
     start(page)
     expect(page.locator("#finish")).to_be_hidden()
     page.evaluate("a => window.astrocyte.send(a)", daily.solution[:safe_at])
