@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games.engine.errors import MoveError
 from games.models import Attempt
 from games.selectors import day_end, deal_board
 from games.services.attempts import attempt_void
@@ -102,7 +103,13 @@ def _fits_of(attempt: Attempt) -> DealFits:
     kept = GameFits.objects.filter(attempt_id=attempt.pk).first()
     if kept is not None:
         return DealFits(tuple(kept.chances), kept.fits)
-    fits = deal_fits(deal_board(attempt.deal), [str(action) for action in attempt.log])
+    try:
+        fits = deal_fits(deal_board(attempt.deal), [str(action) for action in attempt.log])
+    except MoveError as error:  # a stored log always replays; one made by hand may not
+        log.warning(
+            "attempt %s: its log does not replay (%s); its deals not weighed", attempt.pk, error
+        )
+        return NO_DEALS
     GameFits.objects.get_or_create(
         attempt_id=attempt.pk, defaults={"chances": list(fits.chances), "fits": fits.fits}
     )
