@@ -35,6 +35,9 @@ SEED = 20260101
 FIRST_DATE = dt.date(2025, 1, 1)  # long closed
 
 
+TURNED_UP_AT_MOST = 56  # astrocyte's face-down dealt cards (games.engine.scoring.face_down_dealt)
+
+
 def attempt_row(
     rng: random.Random, player_id: int, deal_id: int, challenge_id: int, start: dt.datetime
 ) -> tuple[Any, ...]:
@@ -49,16 +52,19 @@ def attempt_row(
     voided = rng.random() < 0.002
     end_reason = "won" if won else "resigned"
     runs = rng.randint(0, 8)
+    turned = TURNED_UP_AT_MOST if won else rng.randint(0, TURNED_UP_AT_MOST)
     return (
         player_id, deal_id, challenge_id, "ranked", "[]", "[]", started, ended, ended,
         end_reason, actions, elapsed, score, won, runs, 0, False, "", voided, None, "", False,
+        turned, 0,
     )  # fmt: skip
 
 
 ATTEMPT_COLUMNS = (
     "player_id, deal_id, challenge_id, kind, log, action_times, started_at, last_action_at, "
     "ended_at, end_reason, action_count, elapsed_seconds, score, won, runs_completed, "
-    "deals_left, flagged, flag_reason, voided, voided_at, void_reason, cards_sealed"
+    "deals_left, flagged, flag_reason, voided, voided_at, void_reason, cards_sealed, "
+    "cards_turned_up, hints_used"
 )
 USER_COLUMNS = (
     "password, is_superuser, username, first_name, last_name, email, is_staff, is_active, "
