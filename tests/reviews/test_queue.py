@@ -4,6 +4,7 @@ page takes the attempt off the board at once and rates its day again without it.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -77,18 +78,29 @@ def test_a_player_never_sees_another_players_review(
             assert word not in text, (answer.request["PATH_INFO"], word)
 
 
-def test_voiding_from_the_review_page_leaves_the_board_and_rates_the_day_again(
-    scouted: tuple[DailyChallenge, int, Browser],
-) -> None:
+def rated(scouted: tuple[DailyChallenge, int, Browser]) -> tuple[DailyChallenge, int, Any]:
+    """The scouted day, over and rated, the main account's rating change in it: (the
+    challenge, the main account's attempt, the main account)."""
     challenge, main_attempt, _ = scouted
     challenge = past_challenge_of(challenge)
     attempts_close_day()
     assert ratings_rate_day(challenge_id=challenge.pk) == "rated"
     main = User.objects.get(username="main-q")
     assert RatingChange.objects.filter(challenge=challenge, player=main).exists()
+    return challenge, main_attempt, main
 
+
+def signed_in_admin(name: str) -> Client:
     admin = Client()
-    admin.force_login(User.objects.create_superuser("op-q", "op@example.com", "pw-op-q-1"))
+    admin.force_login(User.objects.create_superuser(name, "op@example.com", f"pw-{name}-1"))
+    return admin
+
+
+def test_voiding_from_the_review_page_leaves_the_board_and_rates_the_day_again(
+    scouted: tuple[DailyChallenge, int, Browser],
+) -> None:
+    challenge, main_attempt, main = rated(scouted)
+    admin = signed_in_admin("op-q")
     review = Review.objects.get(attempt_id=main_attempt)
     page = admin.get(f"/admin/reviews/review/{review.pk}/change/")
     assert page.status_code == 200 and "scout_link" in page.content.decode()
@@ -110,15 +122,8 @@ def test_voiding_from_the_attempts_admin_rates_the_day_again_too(
     scouted: tuple[DailyChallenge, int, Browser],
 ) -> None:
     # Not only a review's void: the attempts' own admin action is a void like any other.
-    challenge, main_attempt, _ = scouted
-    challenge = past_challenge_of(challenge)
-    attempts_close_day()
-    assert ratings_rate_day(challenge_id=challenge.pk) == "rated"
-    main = User.objects.get(username="main-q")
-    assert RatingChange.objects.filter(challenge=challenge, player=main).exists()
-
-    admin = Client()
-    admin.force_login(User.objects.create_superuser("op-a", "op@example.com", "pw-op-a-1"))
+    challenge, main_attempt, main = rated(scouted)
+    admin = signed_in_admin("op-a")
     admin.post(
         "/admin/games/attempt/",
         {"action": "void", "_selected_action": [str(main_attempt)]},
