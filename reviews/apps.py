@@ -17,3 +17,4 @@ class ReviewsConfig(AppConfig):
         signals.attempt_finished.connect(
             receivers.on_attempt_finished, dispatch_uid="reviews.finished"
         )
+        signals.day_closed.connect(receivers.on_day_closed, dispatch_uid="reviews.day_closed")

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from reviews.services import reviews_after_attempt_end
+from reviews.services import reviews_after_attempt_end, reviews_after_day_closed
 from reviews.sightings import sighting_record
 
 log = logging.getLogger(__name__)
@@ -30,3 +30,12 @@ def on_attempt_finished(
         reviews_after_attempt_end(attempt_id=attempt_id)
     except Exception:
         log.exception("reviewing attempt %s failed", attempt_id)
+
+
+def on_day_closed(sender: Any, challenge_ids: list[int], **kwargs: Any) -> None:
+    """The day's close ended the open ranked attempts (after its commit, in the close job,
+    after the watchers were told: leaderboards connects first): review them."""
+    try:
+        reviews_after_day_closed(challenge_ids=challenge_ids)
+    except Exception:
+        log.exception("reviewing the attempts closed with challenges %s failed", challenge_ids)

@@ -218,6 +218,18 @@ def reviews_after_attempt_end(*, attempt_id: int) -> list[Review]:
     return [review for review in reviews if review is not None]
 
 
+def reviews_after_day_closed(*, challenge_ids: list[int]) -> list[Review]:
+    """The day's close ended these dailies' open ranked attempts: review each, as if its
+    player had ended it (a main account that leaves its game to the close is still seen)."""
+    closed = Attempt.objects.filter(
+        challenge_id__in=challenge_ids,
+        kind=Attempt.Kind.RANKED,
+        end_reason=Attempt.EndReason.DAY_CLOSED,
+    ).values_list("pk", flat=True)
+    reviews = [review_attempt(attempt_id=pk) for pk in closed.order_by("pk")]
+    return [review for review in reviews if review is not None]
+
+
 def _decide(review: Review, status: str, by: Any, now: dt.datetime) -> None:
     review.status, review.decided_by, review.decided_at = status, by, now
     review.save(update_fields=["status", "decided_by", "decided_at", "updated_at"])

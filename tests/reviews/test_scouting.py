@@ -13,9 +13,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import DailyChallenge
+from games.services.attempts import attempts_close_day
 from reviews.models import Review, Sighting
 from reviews.sightings import DEVICE_COOKIE
-from tests.games.api_support import todays_challenge
+from tests.games.api_support import past_challenge_of, todays_challenge
 from tests.reviews.support import PASSWORD, Browser, honest, scout
 
 # Reviews are filed after the commit of the attempt's end, as in production.
@@ -83,6 +84,24 @@ def test_a_scout_that_quits_after_the_main_game_ended_still_files_the_review(
     assert queue(challenge) == []  # the scout is still playing: nothing to say yet
     spare.resign(scout_attempt)
     assert [review["attempt_id"] for review in queue(challenge)] == [main_attempt]
+
+
+def test_a_main_game_left_to_the_days_close_is_reviewed_at_the_close(
+    challenge: DailyChallenge,
+) -> None:
+    browser = Browser("198.51.100.10")
+    scout(browser, challenge, "spare-close")
+    browser.log_out()
+    browser.sign_up("main-close")
+    main_attempt = browser.start(challenge)
+    line = [str(action) for action in challenge.deal.solution or []]
+    browser.play(main_attempt, line[:10])  # and never ends it: the close does
+    assert queue(challenge) == []
+    past_challenge_of(challenge)
+    assert attempts_close_day() == [main_attempt]
+    [review] = queue(challenge)
+    assert review["attempt_id"] == main_attempt
+    assert any(item["kind"] == "scout_link" for item in review["evidence"])
 
 
 def test_honest_players_sharing_an_address_reach_no_queue(challenge: DailyChallenge) -> None:
