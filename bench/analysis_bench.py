@@ -9,8 +9,10 @@
   longer than the 150 asked) with at least 10 detours (a move then ``undo``) inserted.
 
 Each is stored as a finished practice attempt in a fresh SQLite database and analysed with
-``ANALYSIS_SECONDS`` (``--seconds``) and the default per-position limits; prints the worker
-seconds and the positions decided (solved / unsolvable / unknown) and the verdict.
+the node budgets of the environment (``ANALYSIS_POSITION_NODES``, ``ANALYSIS_NODES``: their
+defaults unless set), which alone decide the verdicts; ``--seconds`` sets
+``ANALYSIS_SECONDS``, now only the job's time limit under Celery (not used here). Prints the
+worker seconds and the positions decided (solved / unsolvable / unknown) and the verdict.
 """
 
 from __future__ import annotations

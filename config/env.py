@@ -287,7 +287,7 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "answering 503.",
     ),
     "ANALYSIS_SECONDS": Variable(
-        60.0,
+        300.0,
         "Worker time one game analysis may take before its job is stopped (Celery's limit, and "
         "when asking again starts it over); never decides a verdict: the node budgets do.",
     ),
@@ -297,12 +297,12 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "the same game gets the same analysis on any machine.",
     ),
     "ANALYSIS_POSITION_NODES": Variable(
-        200000,
+        50000,
         "Positions (nodes) searched at most to decide one position of a game analysis "
         "(games.solver.decide: winnable, proven lost, or unknown).",
     ),
     "ANALYSIS_NODES": Variable(
-        3000000,
+        2000000,
         "Positions (nodes) one game analysis may search in all (positions left over are unknown).",
     ),
     "PLAUSIBLE_MIN_SECONDS_PER_ACTION": Variable(

@@ -1,0 +1,105 @@
+"""Winnability survey (issue 44): how many random deals of each variant can be won, with the
+whole deal known, as ``games.solver.decide`` decides them with a node budget per deal.
+
+    .venv/bin/python -m bench.decide_survey [--deals 200] [--nodes 200000] [--first-seed 1]
+        [--variants astrocyte,spider1,spider2,spider4]
+
+Deals are seeds ``first-seed .. first-seed + deals - 1``. Per variant: winnable, proven
+unwinnable and unknown counts, the share decided, and the winnable share with a 95 % Wilson
+interval twice: among the decided deals (unbiased only if undecided deals are won as often
+as decided ones: they are not, so read it with the bounds), and over all deals with each
+unknown counted lost and then won (the honest bounds). One JSON line a variant, then a
+summary table. The budget is in positions, so the verdicts are the same on any machine;
+only the seconds printed depend on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+from games.engine import Board
+from games.engine.variants import VARIANTS
+from games.solver.decide import Verdict, decide
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, total: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (0, 1 when ``total`` is 0)."""
+    if total == 0:
+        return 0.0, 1.0
+    p = successes / total
+    denominator = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denominator
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def survey(variant: str, seeds: range, nodes: int) -> dict[str, object]:
+    counts = dict.fromkeys(Verdict, 0)
+    unwinnable: list[int] = []
+    began = time.perf_counter()
+    for seed in seeds:
+        decision = decide(Board.deal(variant, seed), nodes)
+        counts[decision.verdict] += 1
+        if decision.unwinnable:
+            unwinnable.append(seed)
+    won, lost = counts[Verdict.WINNABLE], counts[Verdict.UNWINNABLE]
+    unknown = counts[Verdict.UNKNOWN]
+    decided = won + lost
+    total = len(seeds)
+    return {
+        "variant": variant,
+        "deals": total,
+        "nodes_per_phase": nodes,
+        "winnable": won,
+        "unwinnable": lost,
+        "unknown": unknown,
+        "decided_share": round(decided / total, 3) if total else None,
+        "winnable_among_decided": _interval(won, decided),
+        "winnable_bounds_all": [
+            round(wilson(won, total)[0], 3),
+            round(wilson(won + unknown, total)[1], 3),
+        ],
+        "unwinnable_seeds": unwinnable,
+        "seconds": round(time.perf_counter() - began, 1),
+    }
+
+
+def _interval(successes: int, total: int) -> dict[str, float | None]:
+    low, high = wilson(successes, total)
+    share = successes / total if total else None
+    return {
+        "share": None if share is None else round(share, 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--nodes", type=int, default=200_000)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    args = parser.parse_args()
+    seeds = range(args.first_seed, args.first_seed + args.deals)
+    rows = []
+    for variant in args.variants.split(","):
+        row = survey(variant, seeds, args.nodes)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print("| variant | deals | winnable | unwinnable | unknown | decided | winnable (all deals) |")
+    for row in rows:
+        bounds = row["winnable_bounds_all"]
+        print(
+            f"| {row['variant']} | {row['deals']} | {row['winnable']} | {row['unwinnable']} "
+            f"| {row['unknown']} | {row['decided_share']} | {bounds} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
