@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from games.engine import Board, Move
 from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
 
-from .encoding import canonical_key, column_chunks
+from .encoding import Chunk, canonical_key, column_chunk, column_chunks
 
 PROOF_RULES = (
     "transpositions",
@@ -72,14 +72,17 @@ def exhaust(start: Board, max_nodes: int) -> Exhaustion:
     board = start.copy(keep_history=False)
     if board.is_won:
         return Exhaustion([], False, 1)
-    seen = {position_class(board)}
+    root_chunks = column_chunks(board)
+    seen = {canonical_key(board, root_chunks)}
     nodes = 1
     line: list[Move] = []
     pending: list[list[Move]] = [_ordered(board)]
+    path_chunks = [root_chunks]  # each expanded position's column chunks, along the line
     while pending:
         moves = pending[-1]
         if not moves:
             pending.pop()
+            path_chunks.pop()
             if line:
                 line.pop()
                 board.pop()
@@ -89,7 +92,8 @@ def exhaust(start: Board, max_nodes: int) -> Exhaustion:
         if board.is_won:
             line.append(move)
             return Exhaustion(line, False, nodes)
-        key = position_class(board)
+        chunks = _child_chunks(board, move, path_chunks[-1])
+        key = canonical_key(board, chunks)
         if key in seen:
             board.pop()
             continue
@@ -99,7 +103,21 @@ def exhaust(start: Board, max_nodes: int) -> Exhaustion:
         nodes += 1
         line.append(move)
         pending.append(_ordered(board))
+        path_chunks.append(chunks)
     return Exhaustion(None, True, nodes)
+
+
+def _child_chunks(board: Board, move: Move, parent: list[Chunk]) -> list[Chunk]:
+    """The column chunks after ``move`` from the parent's: a deal changes every column, a
+    transfer only its source and destination columns (a card turned up and runs sent home
+    are in those two)."""
+    if move.src == DEAL_CODE:
+        return column_chunks(board)
+    chunks = parent[:]
+    for column in (move.src, move.dst):
+        if column < CELL:
+            chunks[column] = column_chunk(board._tab[column], board._down[column])
+    return chunks
 
 
 def _ordered(board: Board) -> list[Move]:
