@@ -280,3 +280,18 @@ def test_the_node_budget_bounds_the_whole_analysis(
     statuses = [p["status"] for p in sorted(analysis.positions, key=lambda p: -p["step"])]
     assert statuses[:3] == ["unsolvable"] * 3
     assert set(statuses[3:]) == {"unknown"}
+
+
+def test_the_same_game_gets_the_same_analysis_again(settings: Any) -> None:
+    """Budgets in nodes: a second run (a failed one asked again) finds exactly the same."""
+    settings.ANALYSIS_POSITION_NODES = 5_000
+    player, attempt = practice_game(won=False)
+    first = analysed(attempt, player)
+    AttemptAnalysis.objects.filter(pk=first.pk).update(status="failed")
+    again = analysed(attempt, player)
+    assert again.pk == first.pk and again.status == "done"
+    assert (again.positions, again.lost_at, again.alternative) == (
+        first.positions,
+        first.lost_at,
+        first.alternative,
+    )
