@@ -37,8 +37,6 @@ import contextlib
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
 import time
 import urllib.error
@@ -56,38 +54,7 @@ from bench.api_load_bench import (
     setup_django,
 )
 from bench.ws_play_client import PlaySocketClient, SocketClosed
-
-
-class OwnRedis:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no"),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.02)
-        sys.exit("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()  # our own, by its id
-            self.process.wait(timeout=10)
-            self.process = None
+from tests.own_redis import OwnRedis
 
 
 @dataclass

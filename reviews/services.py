@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine.errors import MoveError
@@ -38,19 +39,24 @@ def _item(kind: str, text: str, attempts: list[int], accounts: list[int]) -> Evi
     return {"kind": kind, "text": text, "attempt_ids": attempts, "account_ids": accounts}
 
 
+def _linked_games(attempt: Attempt, links: dict[int, Any]) -> QuerySet[Attempt]:
+    """The ended ranked games of these linked accounts on the attempt's daily."""
+    return Attempt.objects.filter(
+        player_id__in=list(links),
+        challenge_id=attempt.challenge_id,
+        kind=Attempt.Kind.RANKED,
+        ended_at__isnull=False,
+    )
+
+
 def _scout_links(attempt: Attempt) -> tuple[list[Evidence], int]:
     """Evidence that a linked account scouted this daily before this attempt started, and
     its severity (0 when none)."""
     links = linked_accounts(attempt.player_id)
     if not links:
         return [], 0
-    earlier = Attempt.objects.filter(
-        player_id__in=list(links),
-        challenge_id=attempt.challenge_id,
-        kind=Attempt.Kind.RANKED,
-        started_at__lt=attempt.started_at,
-        ended_at__isnull=False,
-    ).select_related("player")
+    earlier = _linked_games(attempt, links).filter(started_at__lt=attempt.started_at)
+    earlier = earlier.select_related("player")
     evidence: list[Evidence] = []
     severity = 0
     player = attempt.player
@@ -207,13 +213,11 @@ def reviews_after_attempt_end(*, attempt_id: int) -> list[Review]:
     attempt = Attempt.objects.filter(pk=attempt_id, kind=Attempt.Kind.RANKED).first()
     if attempt is not None and scout_shape(attempt) is not None:
         links = linked_accounts(attempt.player_id)
-        later = Attempt.objects.filter(
-            player_id__in=list(links),
-            challenge_id=attempt.challenge_id,
-            kind=Attempt.Kind.RANKED,
-            started_at__gt=attempt.started_at,
-            ended_at__isnull=False,
-        ).values_list("pk", flat=True)
+        later = (
+            _linked_games(attempt, links)
+            .filter(started_at__gt=attempt.started_at)
+            .values_list("pk", flat=True)
+        )
         reviews += [review_attempt(attempt_id=pk) for pk in later]
     return [review for review in reviews if review is not None]
 
