@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0006_attempt_race_fields'),
+        ('games', '0001_squashed_0010_attempt_hints_used'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
