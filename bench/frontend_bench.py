@@ -34,15 +34,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.chromium import CHROMIUM_ARGS, chromium_path
+
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PASSWORD = "bench-password-123"
 MOVE = re.compile(r"^(t\d+)-(t\d+)(?::(\d+))?$")
 
@@ -180,7 +174,9 @@ def main() -> None:
 
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = playwright.chromium.launch(
+                executable_path=chromium_path(), args=CHROMIUM_ARGS
+            )
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
             if args.transport == "http":

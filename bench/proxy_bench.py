@@ -30,6 +30,8 @@ import threading
 import time
 from pathlib import Path
 
+from tests.run_support import caddy_environment
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PATH = "/api/v1/challenges/today/"
@@ -85,16 +87,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def start_caddy(port: int, upstream_port: int, scratch: Path) -> subprocess.Popen[bytes]:
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(scratch),
-        "XDG_DATA_HOME": str(scratch / "data"),
-        "XDG_CONFIG_HOME": str(scratch / "config"),
-        "SITE_ADDRESS": f"http://127.0.0.1:{port}",
-        "WEB_UPSTREAM": "127.0.0.1",
-        "WEB_PORT": str(upstream_port),
-        "CADDY_ADMIN": "off",
-    }
+    env = caddy_environment(port, upstream_port, scratch)
     caddy = subprocess.Popen(
         ["caddy", "run", "--adapter", "caddyfile", "--config", str(ROOT / "deploy/Caddyfile")],
         env=env,

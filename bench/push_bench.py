@@ -25,7 +25,6 @@ import datetime as dt
 import json
 import multiprocessing
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -35,6 +34,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from tests.chromium import chromium_path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -160,7 +161,7 @@ def first_paints(base: str, visits: int, block: bool, profile: Path, latency: fl
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             profile,
-            executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+            executable_path=chromium_path(),
             args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
             service_workers="block" if block else "allow",
         )

@@ -23,12 +23,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import random
-import statistics
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.leaderboard_bench import ensure_database, percentile, setup_django
+from bench.leaderboard_bench import ensure_database, measure, setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20260101
@@ -159,21 +158,6 @@ def rate_days(challenge_ids: list[int]) -> list[dict[str, float]]:
             flush=True,
         )
     return figures
-
-
-def measure(call: Any, runs: int) -> dict[str, float]:
-    for _ in range(10):
-        call()
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        call()
-        times.append((time.perf_counter() - began) * 1000)
-    return {
-        "median_ms": statistics.median(times),
-        "p99_ms": percentile(times, 0.99),
-        "max_ms": max(times),
-    }
 
 
 def main() -> None:

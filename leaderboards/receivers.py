@@ -8,12 +8,23 @@ an accepted action must not fail because Redis did.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from games.models import Attempt
 from leaderboards.live import broadcaster
 
 log = logging.getLogger(__name__)
+
+
+@contextmanager
+def _never_raises(what: str, *args: Any) -> Iterator[None]:
+    """A push that fails is logged (``what % args``), never raised to the sender."""
+    try:
+        yield
+    except Exception:  # pragma: no cover - the broadcaster already guards itself
+        log.exception(what, *args)
 
 
 def on_attempt_progressed(
@@ -25,10 +36,8 @@ def on_attempt_progressed(
 ) -> None:
     if challenge_id is None:
         return  # practice: no board
-    try:
+    with _never_raises("progress push of attempt %s failed", attempt_id):
         broadcaster.progressed(attempt_id, attempt)
-    except Exception:  # pragma: no cover - the broadcaster already guards itself
-        log.exception("progress push of attempt %s failed", attempt_id)
 
 
 def on_attempt_finished(
@@ -40,11 +49,9 @@ def on_attempt_finished(
 ) -> None:
     if challenge_id is None:
         return
-    try:
+    with _never_raises("board push after attempt %s finished failed", attempt_id):
         broadcaster.progressed(attempt_id, attempt)  # it leaves the "playing" list at once
         broadcaster.board_changed(challenge_id)
-    except Exception:  # pragma: no cover
-        log.exception("board push after attempt %s finished failed", attempt_id)
 
 
 def on_attempt_voided(
@@ -52,16 +59,12 @@ def on_attempt_voided(
 ) -> None:
     if challenge_id is None:
         return
-    try:
+    with _never_raises("board push after attempt %s was voided failed", attempt_id):
         broadcaster.voided(challenge_id, attempt_id)
-    except Exception:  # pragma: no cover
-        log.exception("board push after attempt %s was voided failed", attempt_id)
 
 
 def on_day_closed(sender: Any, challenge_ids: list[int], **kwargs: Any) -> None:
     """The day's close: every page watching one of these challenges is told at once."""
     for challenge_id in challenge_ids:
-        try:
+        with _never_raises("day-closed push of challenge %s failed", challenge_id):
             broadcaster.day_closed(challenge_id)
-        except Exception:  # pragma: no cover
-            log.exception("day-closed push of challenge %s failed", challenge_id)

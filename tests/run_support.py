@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -32,3 +33,18 @@ def stop_process(process: subprocess.Popen[bytes], grace: float = 10) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
+
+
+def caddy_environment(port: int, upstream_port: int | str, scratch: Path) -> dict[str, str]:
+    """deploy/Caddyfile's settings for a Caddy on loopback ``port`` in front of a server on
+    ``upstream_port``, its state under ``scratch``, no admin endpoint."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(scratch),
+        "XDG_DATA_HOME": str(scratch / "data"),
+        "XDG_CONFIG_HOME": str(scratch / "config"),
+        "SITE_ADDRESS": f"http://127.0.0.1:{port}",
+        "WEB_UPSTREAM": "127.0.0.1",  # the `web` service's name in compose
+        "WEB_PORT": str(upstream_port),
+        "CADDY_ADMIN": "off",
+    }

@@ -169,56 +169,36 @@ def _search(
     once, and the staged search is its fallback.
     """
     weights = STAGED if start.variant.cells else SPIDER
+    common: dict[str, Any] = {
+        "deadline": deadline,
+        "memory_cap_bytes": cap,
+        "progress": progress,
+        "progress_every": progress_every,
+    }
     nodes = 0
     stock_left = start._stock_pos < len(start._stock)
     if stock_left and start.variant.id == "spider1":
         budget = FLAT_FIRST_NODES if max_nodes is None else min(max_nodes, FLAT_FIRST_NODES)
-        first = best_first(
-            start,
-            deadline=deadline,
-            max_nodes=budget,
-            memory_cap_bytes=cap,
-            progress=progress,
-            progress_every=progress_every,
-            weights=weights,
-        )
+        first = best_first(start, max_nodes=budget, weights=weights, **common)
         if first.status != UNKNOWN or first.reason != StopReason.NODE_LIMIT or budget == max_nodes:
             return first
         nodes += first.nodes
     if stock_left:
-        staged = staged_search(
-            start,
-            deadline=deadline,
-            max_nodes=_left(max_nodes, nodes),
-            memory_cap_bytes=cap,
-            progress=progress,
-            progress_every=progress_every,
-        )
+        staged = staged_search(start, max_nodes=_left(max_nodes, nodes), **common)
         staged.nodes += nodes
         if staged.status == SOLVED or staged.reason != StopReason.STAGED_EXHAUSTED:
             return staged
         nodes = staged.nodes
-    outcome = best_first(
-        start,
-        deadline=deadline,
-        max_nodes=_left(max_nodes, nodes),
-        memory_cap_bytes=cap,
-        progress=progress,
-        progress_every=progress_every,
-        weights=weights,
-    )
+    outcome = best_first(start, max_nodes=_left(max_nodes, nodes), weights=weights, **common)
     outcome.nodes += nodes
     if outcome.status == UNKNOWN and outcome.reason == StopReason.PRUNED_EXHAUSTED:
         # the focused search gave up on moves it judged pointless: try them all now
         full = best_first(
             start,
-            deadline=deadline,
             max_nodes=_left(max_nodes, outcome.nodes),
-            memory_cap_bytes=cap,
-            progress=progress,
-            progress_every=progress_every,
             focused=False,
             weights=weights,
+            **common,
         )
         full.nodes += outcome.nodes
         outcome = full

@@ -27,7 +27,7 @@ from games.engine import Board, Move
 
 from .clock import now
 from .tracking import Tracked, describe_line, play_steps
-from .window import shorten_windows
+from .window import line_key, shorten_windows
 
 
 def _positions(start: Board, moves: list[Move]) -> list[tuple[Any, ...]]:
@@ -169,26 +169,15 @@ def drop_by_identity(start: Board, moves: list[Move], deadline: float) -> list[M
     return result
 
 
-def _fast_key(board: Board) -> tuple[Any, ...]:
-    """Equal for equal positions of one line (same stock): cheaper than ``position_key``."""
-    return (
-        tuple(map(tuple, board._tab)),
-        tuple(board._down),
-        tuple(board._cells),
-        tuple(map(tuple, board._found)),
-        board._stock_pos,
-    )
-
-
 def two_move_shortcuts(start: Board, moves: list[Move], deadline: float) -> list[Move]:
     """Where two legal moves from position i reach a position the line meets at j > i + 2,
     the moves i..j-1 become those two (a bounded breadth-first re-search of depth 2
     between positions of the line; depth 1 is ``take_shortcuts``)."""
     board = start.copy()
-    keys = [_fast_key(board)]
+    keys = [line_key(board)]
     for move in moves:
         board.push(move)
-        keys.append(_fast_key(board))
+        keys.append(line_key(board))
     last = {key: index for index, key in enumerate(keys)}
     board = start.copy()
     result: list[Move] = []
@@ -200,7 +189,7 @@ def two_move_shortcuts(start: Board, moves: list[Move], deadline: float) -> list
                 board.push(first)
                 for second in board.legal_moves():
                     board.push(second)
-                    j = last.get(_fast_key(board), -1)
+                    j = last.get(line_key(board), -1)
                     board.pop()
                     if j > best_j:
                         best_j, best_pair = j, (first, second)

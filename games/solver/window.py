@@ -34,7 +34,8 @@ CELL_AT = 200
 Pair = tuple[int, int]
 
 
-def _key(board: Board) -> tuple[Any, ...]:
+def line_key(board: Board) -> tuple[Any, ...]:
+    """Equal for equal positions of one line (same stock): cheaper than ``position_key``."""
     return (
         tuple(map(tuple, board._tab)),
         tuple(board._down),
@@ -83,6 +84,19 @@ class _Excess:
             self.h -= 1
         self.count[pair] = value - 1
 
+    def change(self, removed: list[Pair], added: list[Pair]) -> None:
+        """A move's change of pairs (``_changes``)."""
+        for pair in removed:
+            self.remove(pair)
+        for pair in added:
+            self.add(pair)
+
+    def change_back(self, removed: list[Pair], added: list[Pair]) -> None:
+        for pair in added:
+            self.remove(pair)
+        for pair in removed:
+            self.add(pair)
+
 
 def _changes(board: Board, move: Move) -> tuple[list[Pair], list[Pair]]:
     """The pairs ``move`` (just played on ``board``) removed and added."""
@@ -130,7 +144,7 @@ class _Search:
     def __init__(self, start: Board, target: Board, budget: int, deadline: float) -> None:
         self.deadline = deadline
         self.board = start.copy(keep_history=False)
-        self.target_key = _key(target)
+        self.target_key = line_key(target)
         self.excess = _Excess(self.board, target)
         self.budget = budget
         self.nodes = 0
@@ -149,14 +163,14 @@ class _Search:
     def dive(self, g: int, bound: int) -> bool:
         board = self.board
         excess = self.excess
-        if excess.h == 0 and _key(board) == self.target_key:
+        if excess.h == 0 and line_key(board) == self.target_key:
             return True
         if g + excess.h > bound or self.nodes >= self.budget:
             return False
         if self.nodes % CHECK_EVERY == 0 and now() >= self.deadline:
             self.budget = self.nodes  # stop here: the window keeps its moves
             return False
-        key = _key(board)
+        key = line_key(board)
         if self.seen.get(key, bound + 1) <= g:
             return False
         self.seen[key] = g
@@ -166,15 +180,9 @@ class _Search:
                 continue
             board.push(move)
             removed, added = _changes(board, move)
-            for pair in removed:
-                excess.remove(pair)
-            for pair in added:
-                excess.add(pair)
+            excess.change(removed, added)
             scored.append((excess.h, order, move))
-            for pair in added:
-                excess.remove(pair)
-            for pair in removed:
-                excess.add(pair)
+            excess.change_back(removed, added)
             board.pop()
         scored.sort()
         for h, _, move in scored:
@@ -183,18 +191,12 @@ class _Search:
             self.nodes += 1
             board.push(move)
             removed, added = _changes(board, move)
-            for pair in removed:
-                excess.remove(pair)
-            for pair in added:
-                excess.add(pair)
+            excess.change(removed, added)
             self.path.append(move)
             if self.dive(g + 1, bound):
                 return True
             self.path.pop()
-            for pair in added:
-                excess.remove(pair)
-            for pair in removed:
-                excess.add(pair)
+            excess.change_back(removed, added)
             board.pop()
         return False
 

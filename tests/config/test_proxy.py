@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import socket
 import subprocess
 import time
@@ -22,7 +21,7 @@ from websockets.sync.client import connect
 
 from tests.factories import make_challenge
 from tests.frontend.conftest import Server, free_port, start_server, stop_server
-from tests.run_support import stop_process
+from tests.run_support import caddy_environment, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
@@ -36,16 +35,7 @@ def caddy_in_front_of(server: Server, scratch: Path) -> Iterator[int]:
     """deploy/Caddyfile served by Caddy on a free loopback port, its upstream ``server``."""
     port = free_port()
     upstream_port = server.url.rsplit(":", 1)[1]
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(scratch),
-        "XDG_DATA_HOME": str(scratch / "data"),
-        "XDG_CONFIG_HOME": str(scratch / "config"),
-        "SITE_ADDRESS": f"http://127.0.0.1:{port}",
-        "WEB_UPSTREAM": "127.0.0.1",  # the `web` service's name in compose
-        "WEB_PORT": upstream_port,
-        "CADDY_ADMIN": "off",
-    }
+    env = caddy_environment(port, upstream_port, scratch)
     log_path = scratch / "caddy.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(

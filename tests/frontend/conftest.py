@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,29 +27,14 @@ from typing import Any
 import pytest
 
 from tests.celery_worker import database_url_for_worker
+from tests.chromium import CHROMIUM_ARGS, chromium_path
 from tests.factories import PASSWORD
 from tests.frontend.a11y import AuditedBrowser, AxeUnavailable, ensure_axe
 from tests.run_support import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-def chromium_path() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium"
 
 
 def free_port() -> int:

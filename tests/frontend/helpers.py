@@ -14,14 +14,8 @@ from typing import Any
 
 from playwright.sync_api import Page, Response, ViewportSize, WebSocket, expect
 
-from tests.frontend.conftest import (
-    CHROMIUM_ARGS,
-    PASSWORD,
-    Daily,
-    chromium_path,
-    close_connection,
-    make_player,
-)
+from tests.chromium import CHROMIUM_ARGS, chromium_path
+from tests.frontend.conftest import PASSWORD, Daily, close_connection, make_player
 from tests.games.conftest import QUICK_VARIANT
 from tests.shifted_clock import SHIFT_VARIABLE
 

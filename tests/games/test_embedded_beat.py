@@ -173,17 +173,22 @@ def test_what_a_job_did_is_logged_once_by_its_service_not_again_by_the_beat(
 # --- across midnight ----------------------------------------------------------------
 
 
+async def _a_day_played_and_watched() -> tuple[Any, Any, Any, int, Any]:
+    """Today's and tomorrow's dailies, a player's attempt left open today, a page watching."""
+    today = await db(daily_on)(DAY)
+    tomorrow = await db(next_days_daily)()
+    client = client_for(await db(make_player)())
+    attempt_id = await db(start_and_leave_open)(client, today)
+    return today, tomorrow, client, attempt_id, await watch(today.pk)
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_embedded_run_rolls_over_at_midnight_without_a_restart(
     embedded: None,
 ) -> None:
     with time_machine.travel(at(-SET_UP_SECONDS), tick=True) as clock:
-        today = await db(daily_on)(DAY)
-        tomorrow = await db(next_days_daily)()
-        client = client_for(await db(make_player)())
-        attempt_id = await db(start_and_leave_open)(client, today)
-        watcher = await watch(today.pk)
+        today, tomorrow, client, attempt_id, watcher = await _a_day_played_and_watched()
         clock.move_to(at(-4))
         server = ApplicationCommunicator(application, {"type": "lifespan"})
         await server.send_input({"type": "lifespan.startup"})
@@ -245,11 +250,7 @@ async def test_a_server_started_at_23_59_50_has_the_next_daily_ready_at_midnight
 @pytest.mark.django_db(transaction=True)
 async def test_a_server_suspended_across_midnight_catches_up_on_waking(embedded: None) -> None:
     with time_machine.travel(at(-SET_UP_SECONDS), tick=True) as clock:
-        today = await db(daily_on)(DAY)
-        tomorrow = await db(next_days_daily)()
-        client = client_for(await db(make_player)())
-        attempt_id = await db(start_and_leave_open)(client, today)
-        watcher = await watch(today.pk)
+        today, tomorrow, client, attempt_id, watcher = await _a_day_played_and_watched()
         clock.move_to(at(-30))
         background = EmbeddedBackground()
         background.start()

@@ -8,6 +8,7 @@ import { api, el, errorCode, errorMessage, formatSeconds, me, VARIANT_NAMES } fr
 import { connectLive, PlayingSet } from "./live.js";
 import { createGame, sleep } from "./play/game.js";
 import { attachBoardInput, attachShortcutKeys } from "./play/input.js";
+import { attachResign } from "./play/resign.js";
 import { hintMark, hintText, liveStateText, renderBoardRows, renderLive } from "./play/panels.js";
 
 const root = document.getElementById("play");
@@ -34,32 +35,11 @@ $("undo").addEventListener("click", game.undo);
 $("deal").addEventListener("click", game.deal);
 $("help-button").addEventListener("click", () => toggleHelp());
 
-// Resign takes two presses within 4 s ("Really resign?").
-let resignArmed = null;
 $("finish").addEventListener("click", () => game.finish());
 
-$("resign").addEventListener("click", async () => {
-  const button = $("resign");
-  if (!resignArmed) {
-    button.textContent = "Really resign?";
-    resignArmed = window.setTimeout(() => {
-      resignArmed = null;
-      button.textContent = "Resign";
-    }, 4000);
-    return;
-  }
-  window.clearTimeout(resignArmed);
-  resignArmed = null;
-  button.textContent = "Resign";
-  try {
-    const answer = await api("POST", `attempts/${S.attempt.id}/resign/`);
-    if (answer.ok) game.adoptAttempt(answer.data);
-    else if (errorCode(answer) === "attempt_over") await game.reloadAttempt();
-    else say(errorMessage(answer), "error");
-  } catch {
-    say("No connection: the resignation was not sent. Try again.", "error");
-  }
-  game.render();
+attachResign($("resign"), game, async (answer) => {
+  if (errorCode(answer) === "attempt_over") await game.reloadAttempt();
+  else say(errorMessage(answer), "error");
 });
 
 // Practice starts on the variant the player chose last time (this browser), else the

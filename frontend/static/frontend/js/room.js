@@ -8,6 +8,7 @@ import { api, el, errorMessage, formatSeconds, me, progressText, VARIANT_NAMES }
 import { renderBoard } from "./board.js";
 import { createGame, sleep } from "./play/game.js";
 import { attachBoardInput, attachShortcutKeys } from "./play/input.js";
+import { attachResign } from "./play/resign.js";
 
 const root = document.getElementById("room");
 const $ = (id) => document.getElementById(id);
@@ -163,29 +164,9 @@ async function tickTimeLeft() {
   }
 }
 
-// Resign takes two presses within 4 s ("Really resign?").
-let resignArmed = null;
 $("finish").addEventListener("click", () => game.finish());
 
-$("resign").addEventListener("click", async () => {
-  const button = $("resign");
-  if (!resignArmed) {
-    button.textContent = "Really resign?";
-    resignArmed = window.setTimeout(() => { resignArmed = null; button.textContent = "Resign"; }, 4000);
-    return;
-  }
-  window.clearTimeout(resignArmed);
-  resignArmed = null;
-  button.textContent = "Resign";
-  try {
-    const answer = await api("POST", `attempts/${S.attempt.id}/resign/`);
-    if (answer.ok) game.adoptAttempt(answer.data);
-    else await game.reloadAttempt();
-  } catch {
-    say("No connection: the resignation was not sent. Try again.", "error");
-  }
-  game.render();
-});
+attachResign($("resign"), game, () => game.reloadAttempt());
 
 // --- the results and replays -------------------------------------------------------------
 
