@@ -22,7 +22,8 @@ from games.errors import GamesError
 from games.models import Attempt, AttemptAnalysis, DailyChallenge, Deal
 from games.selectors import schedule_for_days, solution_steps
 from games.services.attempts import attempt_void
-from games.services.deals import deal_requeue, deal_retire, deal_schedule
+from games.services.deals import deal_requeue, deal_retire, deal_schedule, deal_verdict
+from games.solver.complete import PROOF_RULES
 from games.tasks import enqueue_verification
 
 
@@ -37,6 +38,7 @@ class DealAdmin(admin.ModelAdmin):
         "variant",
         "pool",
         "status",
+        "verdict",
         "par",
         "difficulty_label",
         "difficulty_display",
@@ -58,6 +60,8 @@ class DealAdmin(admin.ModelAdmin):
         "variant",
         "pool",
         "status",
+        "verdict",
+        "proof",
         "retired",
         "commitment",
         "rules_version",
@@ -91,6 +95,22 @@ class DealAdmin(admin.ModelAdmin):
     @admin.display(description="difficulty", ordering="difficulty")
     def difficulty_display(self, deal: Deal) -> str:
         return "" if deal.difficulty is None else f"{deal.difficulty:.2f}"
+
+    @admin.display(description="verdict")
+    def verdict(self, deal: Deal) -> str:
+        """What the verification found, in words: a proof of loss is not a budget run out."""
+        return deal_verdict(deal)
+
+    @admin.display(description="proof of loss")
+    def proof(self, deal: Deal) -> str:
+        if deal.status != Deal.Status.UNSOLVABLE:
+            return "none: no proof of loss was found for this deal"
+        return (
+            f"The complete search (games.solver.decide) visited every one of the "
+            f"{deal.solver_nodes or 0:,} classes of positions reachable from the deal and found "
+            f"no win. It cut only by these rules: {'; '.join(PROOF_RULES)} "
+            '(docs/solver.md, "Proofs of loss").'
+        )
 
     @admin.display(description="solver effort")
     def effort(self, deal: Deal) -> str:

@@ -28,11 +28,26 @@ class AnalysisPositionSerializer(serializers.Serializer[Any]):
     step = serializers.IntegerField(help_text="The position after this many actions.")
     status = serializers.ChoiceField(choices=["solved", "unsolvable", "unknown"])
     moves_to_win = serializers.IntegerField(allow_null=True)
+    nodes = serializers.IntegerField(
+        allow_null=True,
+        help_text="Positions searched to decide it (a proof's size when unsolvable); null in "
+        "an analysis stored before it was recorded.",
+    )
+    budget = serializers.IntegerField(
+        allow_null=True,
+        help_text="Positions each phase of the search could have for it (0: the analysis's "
+        "budget was spent before it); unknown means it ran out. Null when not recorded.",
+    )
 
 
 class LostAtSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField(help_text="0-based index of the losing action in the log.")
     action = serializers.CharField()
+    proven = serializers.BooleanField(
+        default=False,
+        help_text="True when the position after the action was proven lost; false when no "
+        "win was found there within the budget.",
+    )
 
 
 class SavedSerializer(serializers.Serializer[Any]):

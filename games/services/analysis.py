@@ -20,7 +20,10 @@ for the whole job; a position past the budget is ``unknown``, and ``positions`` 
 the positions analysed. ``lost_at`` is then *proven* (``"proven": true``) when the position
 after its action was proven lost: the game could be won before that action and not after
 it. A lost game whose deal itself is proven lost (step 0 ``unsolvable``, no ``lost_at``) was
-never winnable. ``ANALYSIS_SECONDS`` only bounds the job's worker time (Celery's limit).
+never winnable. Each position also says the positions (``nodes``) searched to decide it and
+its ``budget`` (what each phase of ``decide`` could have; 0 once the job's were spent), so
+the page can say "proven: N positions searched" and, when no losing action was found, that
+the budget ran out. ``ANALYSIS_SECONDS`` only bounds the job's worker time (Celery's limit).
 
 A won game: the shortest line from the deal (position 0) against the actions played gives
 ``saved``. One row per attempt (``AttemptAnalysis.attempt`` is unique); the run claims the
@@ -34,7 +37,7 @@ import itertools
 import logging
 import threading
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from celery import current_app
 from django.conf import settings
@@ -202,27 +205,38 @@ _STATUS = {
 }
 
 
-def _solve(attempt: Attempt, step: int, budget: _Budget) -> tuple[str, list[str]]:
+class _Found(NamedTuple):
+    """One analysed position: its status, the line found (solved), the positions (nodes)
+    searched to decide it, and its budget: the nodes each of decide's two phases could have,
+    0 when the job's were spent before it."""
+
+    status: str
+    moves: list[str]
+    nodes: int
+    budget: int
+
+
+def _solve(attempt: Attempt, step: int, budget: _Budget) -> _Found:
     board = attempt_board(attempt, upto=step)
     if board.is_won:
-        return solver.SOLVED, []
+        return _Found(solver.SOLVED, [], 0, 0)
     nodes = budget.for_position()
     if nodes <= 0:
-        return solver.UNKNOWN, []
+        return _Found(solver.UNKNOWN, [], 0, 0)
     decision = decide(board, nodes)
     budget.spend(decision.nodes)
-    return str(_STATUS[decision.verdict]), list(decision.line)
+    return _Found(str(_STATUS[decision.verdict]), list(decision.line), decision.nodes, nodes)
 
 
 def _analyse(analysis: AttemptAnalysis) -> None:
     attempt = analysis.attempt
     n = len(attempt.log)
     budget = _Budget()
-    found: dict[int, tuple[str, list[str]]] = {}
+    found: dict[int, _Found] = {}
     steps = gallop_steps(n)
     AttemptAnalysis.objects.filter(pk=analysis.pk).update(planned=len(steps))
 
-    def analyse(step: int) -> tuple[str, list[str]]:
+    def analyse(step: int) -> _Found:
         found[step] = _solve(attempt, step, budget)
         AttemptAnalysis.objects.filter(pk=analysis.pk).update(
             positions=_positions(found), planned=max(len(steps), len(found))
@@ -231,8 +245,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
 
     winnable_at: int | None = None
     for step in steps:
-        status, _ = analyse(step)
-        if status == solver.SOLVED and not attempt.won:
+        if analyse(step).status == solver.SOLVED and not attempt.won:
             winnable_at = step
             break
     lost_at = alternative = saved = None
@@ -240,7 +253,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
         lost_step = min(s for s in found if s > winnable_at)  # no win found there
         while lost_step - winnable_at > 1 and budget.nodes_left > 0:
             middle = (winnable_at + lost_step) // 2
-            if analyse(middle)[0] == solver.SOLVED:
+            if analyse(middle).status == solver.SOLVED:
                 winnable_at = middle
             else:
                 lost_step = middle
@@ -248,11 +261,11 @@ def _analyse(analysis: AttemptAnalysis) -> None:
             lost_at = {
                 "index": winnable_at,
                 "action": attempt.log[winnable_at],
-                "proven": found[lost_step][0] == solver.UNSOLVABLE,
+                "proven": found[lost_step].status == solver.UNSOLVABLE,
             }
-            alternative = found[winnable_at][1]
-    if attempt.won and found.get(0, ("", []))[0] == solver.SOLVED:
-        shortest = len(found[0][1])
+            alternative = found[winnable_at].moves
+    if attempt.won and 0 in found and found[0].status == solver.SOLVED:
+        shortest = len(found[0].moves)
         saved = {
             "played": n,
             "shortest": shortest,
@@ -269,13 +282,13 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     analysis.save()
 
 
-def _where_saved(n: int, found: dict[int, tuple[str, list[str]]]) -> list[dict[str, int]]:
+def _where_saved(n: int, found: dict[int, _Found]) -> list[dict[str, int]]:
     """Where a won game spent actions a shorter line would have saved: between two analysed
     positions ``a < b``, the actions played beyond the shortest line found from ``a`` that
     were not still beyond it at ``b`` (the waste made in that stretch), largest first. The
     solver's lines are short, not always shortest, so this is what was found, not a bound."""
-    solved = sorted(step for step, (status, _) in found.items() if status == solver.SOLVED)
-    beyond = {step: (n - step) - len(found[step][1]) for step in solved}
+    solved = sorted(step for step, position in found.items() if position.status == solver.SOLVED)
+    beyond = {step: (n - step) - len(found[step].moves) for step in solved}
     stretches = [
         {"from_step": a, "to_step": b, "actions": beyond[a] - beyond[b]}
         for a, b in itertools.pairwise(solved)
@@ -284,12 +297,14 @@ def _where_saved(n: int, found: dict[int, tuple[str, list[str]]]) -> list[dict[s
     return sorted(stretches, key=lambda s: (-s["actions"], s["from_step"]))
 
 
-def _positions(found: dict[int, tuple[str, list[str]]]) -> list[dict[str, Any]]:
+def _positions(found: dict[int, _Found]) -> list[dict[str, Any]]:
     return [
         {
             "step": step,
-            "status": status,
-            "moves_to_win": len(moves) if status == solver.SOLVED else None,
+            "status": position.status,
+            "moves_to_win": len(position.moves) if position.status == solver.SOLVED else None,
+            "nodes": position.nodes,
+            "budget": position.budget,
         }
-        for step, (status, moves) in sorted(found.items())
+        for step, position in sorted(found.items())
     ]

@@ -18,7 +18,8 @@ from django.utils import timezone
 from games import engine, solver
 from games.errors import DealStateError
 from games.models import Attempt, DailyChallenge, Deal, commitment_for
-from games.solver.child import solve_in_child
+from games.solver.child import prove_lost_in_child, solve_in_child
+from games.solver.decide import Decision, prove_lost
 from games.solver.search import ProgressCallback
 from games.verification_progress import note_progress
 
@@ -118,6 +119,11 @@ def improve_budget(deal: Deal, today: dt.date | None = None) -> int:
     return min(full, settings.SOLVER_OPENING_IMPROVE_NODES)
 
 
+def _deal_board(deal: Deal) -> engine.Board:
+    """The dealt position the solver searches in this process (one place, for both searches)."""
+    return engine.Board.deal(deal.variant, deal.seed_int)
+
+
 def _run_solver(
     deal: Deal, seconds: float, improve_nodes: int, progress: ProgressCallback | None
 ) -> solver.SolveResult:
@@ -133,7 +139,7 @@ def _run_solver(
             progress=progress,
         )
     return solver.solve(
-        (deal.variant, deal.seed_int),
+        _deal_board(deal),
         seconds=seconds,
         max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
         improve_nodes=improve_nodes,
@@ -145,6 +151,8 @@ def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Out
     budget = improve_budget(deal)
     result = _run_solver(deal, seconds, budget, progress)
     effort = (result.nodes, result.seconds, result.peak_memory_mb)
+    if result.status == solver.UNSOLVABLE:
+        return _proof_of_loss(deal, result)
     if result.status != "solved":
         return Outcome(result.status, *effort)
     # Never trust the solver's bookkeeping: the engine's checked replay is the certificate.
@@ -163,6 +171,66 @@ def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Out
         difficulty=number,
         difficulty_label=label,
         improve_nodes=budget,
+    )
+
+
+def proof_budget(result: solver.SolveResult) -> int:
+    """The complete search's positions for a deal the solver's own search exhausted: twice
+    the positions that search took (both visit the same classes of positions, so the proof
+    needs about as many; docs/pipeline.md, "Proven unwinnable")."""
+    return 2 * result.nodes + 1
+
+
+def _run_proof(deal: Deal, max_nodes: int) -> Decision:
+    """``decide.prove_lost`` on the deal: in this process, or in a niced child as the solver."""
+    if settings.SOLVER_NICENESS > 0:
+        return prove_lost_in_child(
+            deal.variant, deal.seed_int, niceness=settings.SOLVER_NICENESS, max_nodes=max_nodes
+        )
+    return prove_lost(_deal_board(deal), max_nodes)
+
+
+def _proof_of_loss(deal: Deal, result: solver.SolveResult) -> Outcome:
+    """The solver exhausted its search with no win (no unsafe pruning: ``api.solve``): the
+    complete search of games.solver.decide proves it, or the deal stays unproven.
+
+    Unsolvable is stored only for the complete search's proof: every class of positions
+    reachable from the deal visited, no win, cut only by ``complete.PROOF_RULES``;
+    ``solver_nodes`` is then the proof's size (the classes it expanded). Only deals the
+    heuristic found no win for get here: a winnable deal is never slower to verify.
+    """
+    budget = proof_budget(result)
+    began = time.perf_counter()
+    decision = _run_proof(deal, budget)
+    seconds = result.seconds + (time.perf_counter() - began)
+    if decision.unwinnable:
+        log.info(
+            "deal %s: proven unwinnable (%s positions searched; the solver's search: %s)",
+            deal.pk,
+            decision.nodes,
+            result.nodes,
+        )
+        return Outcome(Deal.Status.UNSOLVABLE, decision.nodes, seconds, result.peak_memory_mb)
+    if decision.winnable:  # two searches disagree: a bug, for the operators to see
+        return Outcome(
+            Deal.Status.FAILED,
+            result.nodes,
+            seconds,
+            result.peak_memory_mb,
+            error=(
+                "the solver's search was exhausted with no win, but the complete search found "
+                f"a line of {len(decision.line)} actions: the solver is wrong about this deal"
+            ),
+        )
+    return Outcome(
+        Deal.Status.UNKNOWN,
+        result.nodes,
+        seconds,
+        result.peak_memory_mb,
+        error=(
+            "not proven: the solver's search was exhausted with no win, but the complete "
+            f"search ran out of its {budget:,} positions before a proof"
+        ),
     )
 
 
@@ -276,6 +344,20 @@ def deal_verify(
         log.exception("deal %s: the solver failed", deal.pk)
         outcome = Outcome(status=Deal.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
     return _record(deal.pk, run, outcome)
+
+
+def deal_verdict(deal: Deal) -> str:
+    """The verification's finding in a few words, for the operators: "proven unwinnable"
+    only for a proof (an exhausted complete search), "unknown" when a budget ran out first."""
+    if deal.status == Deal.Status.VERIFIED:
+        return "proven winnable"
+    if deal.status == Deal.Status.UNSOLVABLE:
+        return f"proven unwinnable ({deal.solver_nodes or 0:,} positions searched)"
+    if deal.status == Deal.Status.UNKNOWN:
+        return "unknown: budget ran out"
+    if deal.status == Deal.Status.FAILED:
+        return "failed: see the last error"
+    return "not verified yet"
 
 
 def deal_mark_unknown(*, deal_id: int, reason: str) -> Deal:

@@ -11,7 +11,10 @@ on the child's standard output:
     {"progress": {"nodes": …, "seconds": …, "open_nodes": …, "best_home": …, "par": …}}
     {"result": {…SolveResult's fields…}}
 
-The request (the deal and the limits) is one JSON object on its standard input. If the
+The request (the deal and the limits) is one JSON object on its standard input. With
+``"mode": "prove_lost"`` and ``max_nodes``, the child runs ``decide.prove_lost`` on the deal
+instead (the verification's proof of loss, niced the same way) and writes one line
+``{"decision": {"verdict": …, "line": […], "nodes": …, "rules": […]}}``. If the
 child dies without a result, ``ChildSolverError`` says how, with the end of its stderr.
 """
 
@@ -23,9 +26,13 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
+from games.engine import Board
+
 from .api import SolveResult, solve
+from .decide import Decision, Verdict, prove_lost
 from .outcome import Status
 from .search import Progress, ProgressCallback
 
@@ -54,6 +61,50 @@ def solve_in_child(
         "max_memory_mb": max_memory_mb,
         "improve_nodes": improve_nodes,
     }
+    result: list[SolveResult] = []
+
+    def heard(message: dict[str, Any]) -> None:
+        if "progress" in message and progress is not None:
+            progress(Progress(**message["progress"]))
+        elif "result" in message:
+            result.append(_result_from(message["result"]))
+
+    _run_child(request, heard, lambda: bool(result))
+    return result[0]
+
+
+def prove_lost_in_child(variant: str, seed: int, *, niceness: int, max_nodes: int) -> Decision:
+    """``decide.prove_lost`` on the deal, in a niced child as ``solve_in_child``."""
+    request = {
+        "mode": "prove_lost",
+        "variant": variant,
+        "seed": seed,
+        "niceness": niceness,
+        "max_nodes": max_nodes,
+    }
+    decision: list[Decision] = []
+
+    def heard(message: dict[str, Any]) -> None:
+        if "decision" in message:
+            fields = message["decision"]
+            decision.append(
+                Decision(
+                    Verdict(fields["verdict"]),
+                    list(fields["line"]),
+                    int(fields["nodes"]),
+                    tuple(fields["rules"]),
+                )
+            )
+
+    _run_child(request, heard, lambda: bool(decision))
+    return decision[0]
+
+
+def _run_child(
+    request: dict[str, Any], heard: Callable[[dict[str, Any]], None], answered: Callable[[], bool]
+) -> None:
+    """Run the child on ``request``, each JSON line it writes to ``heard``; ChildSolverError
+    when it ended before ``answered()``."""
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
             [sys.executable, "-m", "games.solver.child"],
@@ -63,28 +114,22 @@ def solve_in_child(
             text=True,
         )
         assert process.stdin is not None and process.stdout is not None
-        result: SolveResult | None = None
         try:
             process.stdin.write(json.dumps(request))
             process.stdin.close()
             for line in process.stdout:
-                message = json.loads(line)
-                if "progress" in message and progress is not None:
-                    progress(Progress(**message["progress"]))
-                elif "result" in message:
-                    result = _result_from(message["result"])
+                heard(json.loads(line))
         finally:
-            if process.poll() is None and result is None:
+            if process.poll() is None and not answered():
                 process.kill()
             status = process.wait()
-        if result is None:
+        if not answered():
             errors.seek(0)
             tail = errors.read().decode(errors="replace")[-STDERR_TAIL:].strip()
             raise ChildSolverError(
                 f"the solver's child process ended with status {status} and no result"
                 + (f": {tail}" if tail else "")
             )
-        return result
 
 
 def _result_from(fields: dict[str, Any]) -> SolveResult:
@@ -103,6 +148,18 @@ def main() -> int:
     niceness = int(request["niceness"])
     if niceness > 0:
         os.nice(niceness)
+
+    if request.get("mode") == "prove_lost":
+        start = Board.deal(request["variant"], int(request["seed"]))
+        decision = prove_lost(start, int(request["max_nodes"]))
+        fields = {
+            "verdict": str(decision.verdict),
+            "line": decision.line,
+            "nodes": decision.nodes,
+            "rules": list(decision.rules),
+        }
+        _emit({"decision": fields})
+        return 0
 
     def progress(report: Progress) -> None:
         _emit({"progress": dataclasses.asdict(report)})

@@ -11,7 +11,7 @@ complete search ever says unwinnable.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -67,17 +67,29 @@ def decide(start: Board, max_nodes: int = DEFAULT_DECIDE_NODES) -> Decision:
     used = min(found.nodes, max_nodes)
     if found.solved and _wins(board, found.moves):
         return Decision(Verdict.WINNABLE, list(found.moves), used)
+    complete = prove_lost(board, max_nodes)
+    return replace(complete, nodes=used + complete.nodes)
+
+
+def prove_lost(start: Board, max_nodes: int) -> Decision:
+    """The complete search alone (``decide``'s second phase) with ``max_nodes`` classes of
+    positions: unwinnable when it ran out of positions to visit, winnable with a line the
+    engine replays to a win, unknown when the budget ran out first. ``nodes`` is the proof's
+    size: the classes it expanded, the start included. The deal verification runs it once
+    the heuristic solver has exhausted its own search (games/services/deals.py)."""
+    board = start.copy(keep_history=False)
+    if board.is_won:
+        return Decision(Verdict.WINNABLE, [], 0)
     search = exhaust(board, max_nodes)
-    nodes = used + search.nodes
     if search.moves is not None:
         moves = _shorter(board, search.moves)
         line = [str(move) for move in moves]
         if _wins(board, line):
-            return Decision(Verdict.WINNABLE, line, nodes)
-        return Decision(Verdict.UNKNOWN, [], nodes)  # never expected: the engine disagreed
+            return Decision(Verdict.WINNABLE, line, search.nodes)
+        return Decision(Verdict.UNKNOWN, [], search.nodes)  # never expected: the engine disagreed
     if search.exhausted:
-        return Decision(Verdict.UNWINNABLE, [], nodes, PROOF_RULES)
-    return Decision(Verdict.UNKNOWN, [], nodes)
+        return Decision(Verdict.UNWINNABLE, [], search.nodes, PROOF_RULES)
+    return Decision(Verdict.UNKNOWN, [], search.nodes)
 
 
 def _shorter(start: Board, moves: list[Move]) -> list[Move]:
@@ -91,4 +103,4 @@ def _wins(start: Board, line: list[str]) -> bool:
     return result.ok and result.won
 
 
-__all__ = ["DEFAULT_DECIDE_NODES", "Decision", "Verdict", "decide"]
+__all__ = ["DEFAULT_DECIDE_NODES", "Decision", "Verdict", "decide", "prove_lost"]

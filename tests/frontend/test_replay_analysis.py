@@ -3,6 +3,7 @@ to win drawn, the losing action marked, the winning alternative stepped on the b
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Iterator
@@ -102,6 +103,22 @@ def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
     expect(page.locator("#analysis-y-axis")).to_have_text("moves to win")
     expect(page.locator("#analysis-lost-mark")).to_have_count(1)
     expect(page.locator("#analysis-lost")).to_contain_text("The game was lost here")
+    # the sentence matches the analysis: a proof is said plainly with its size, "as far as
+    # the analysis could tell" only when the position after the action ran out of budget
+    answer = page.evaluate(
+        "async (url) => (await fetch(url, {credentials: 'same-origin'})).json()",
+        f"{base}/api/v1/attempts/{attempt}/analysis/",
+    )
+    after = next(p for p in answer["positions"] if p["step"] == answer["lost_at"]["index"] + 1)
+    assert answer["lost_at"]["proven"] is (after["status"] == "unsolvable")
+    assert after["nodes"] > 0 and after["budget"] == int(BUDGET["ANALYSIS_POSITION_NODES"])
+    lost_text = page.locator("#analysis-lost")
+    if answer["lost_at"]["proven"]:
+        expect(lost_text).to_contain_text(f"proven: {after['nodes']:,} positions searched")
+        expect(lost_text).not_to_contain_text("as far as")
+    else:
+        expect(lost_text).to_contain_text("as far as the analysis could tell")
+        expect(lost_text).to_contain_text(f"within its budget of {after['budget']:,} positions")
     page.locator("#analysis-alt").click()
     board = page.locator("#analysis-board")
     expect(board.locator(".card").first).to_be_visible()
@@ -110,4 +127,100 @@ def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
     page.locator("#analysis-alt-next").click()
     expect(page.locator("#analysis-alt-step")).to_contain_text("1 of")
     assert board.inner_html() != before
+    assert errors == []
+
+
+def stored_analysis(attempt: int, positions: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A done analysis as the API serves it (docs/api.md), for the page to draw."""
+    counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+    for position in positions:
+        counts[position["status"]] += 1
+    return {
+        "attempt": attempt,
+        "status": "done",
+        "planned": len(positions),
+        "done": len(positions),
+        "positions": positions,
+        "lost_at": None,
+        "alternative": [],
+        "alternative_states": [],
+        "saved": None,
+        "worker_seconds": 1.5,
+        "counts": counts,
+        "created_at": "2026-01-01T00:00:00Z",
+        "finished_at": "2026-01-01T00:00:02Z",
+        **extra,
+    }
+
+
+@pytest.fixture
+def plain_server(tmp_path: Path, daily: Daily) -> Iterator[Server]:
+    server = start_server(tmp_path, {})
+    try:
+        yield server
+    finally:
+        stop_server(server)
+        wait_for_server_sessions_to_end()
+
+
+def test_the_page_says_a_deal_was_never_winnable_and_why_no_losing_action_was_found(
+    plain_server: Server, browser: Any, daily: Daily
+) -> None:
+    """The page's words for the analyses no real game here produces (a whole deal proven
+    lost, a budget that ran out): the analysis answer is set, the page is the real one."""
+    attempt = lost_game(daily)
+    close_the_day(daily)
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    answers: list[dict[str, Any]] = []
+
+    def answer(route: Any) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answers[-1]))
+
+    page.route(re.compile(rf"/api/v1/attempts/{attempt}/analysis/$"), answer)
+    never = stored_analysis(
+        attempt,
+        [
+            {
+                "step": 0,
+                "status": "unsolvable",
+                "moves_to_win": None,
+                "nodes": 4321,
+                "budget": 20000,
+            },
+            {
+                "step": 110,
+                "status": "unsolvable",
+                "moves_to_win": None,
+                "nodes": 9,
+                "budget": 20000,
+            },
+        ],
+    )
+    unknown = stored_analysis(
+        attempt,
+        [
+            {"step": 0, "status": "unknown", "moves_to_win": None, "nodes": 40000, "budget": 20000},
+            {
+                "step": 110,
+                "status": "unknown",
+                "moves_to_win": None,
+                "nodes": 40000,
+                "budget": 20000,
+            },
+        ],
+    )
+    lost = page.locator("#analysis-lost")
+    answers.append(never)
+    sign_in(page, plain_server.url, "loser", f"/replay/{attempt}/")
+    page.wait_for_selector("#replay[data-ready='true']")
+    expect(lost).to_have_text("This deal was never winnable (proven: 4,321 positions searched).")
+    expect(page.locator("#analysis-lost-mark")).to_have_count(0)
+    answers.append(unknown)
+    page.reload()
+    page.wait_for_selector("#replay[data-ready='true']")
+    expect(lost).to_contain_text("No losing action was found: no win was found even from the deal")
+    expect(lost).to_contain_text("within its budget of 20,000 positions")
+    expect(lost).not_to_contain_text("never winnable")
     assert errors == []

@@ -226,3 +226,45 @@ def test_the_admin_says_analyses_and_rounds_the_solvers_figures(
     assert "Attempt analyses" in index and "analysiss" not in index
     page = staff.get(reverse("admin:games_deal_change", args=[verified.pk])).content.decode()
     assert "6.9507450859999835" not in page and "7.0 s" in page
+
+
+def test_a_deal_proven_unwinnable_shows_its_proof_to_staff_only(
+    client: Client, monkeypatch: pytest.MonkeyPatch, settings: object
+) -> None:
+    """The real verification of a deal whose dealt position is a small lost one
+    (tests/games/test_deal_verify.py): "proven unwinnable" with the positions searched and
+    the proof's rules, unlike a deal whose proof ran out of its budget ("unknown")."""
+    from games.services import deals
+    from games.solver.complete import PROOF_RULES
+    from tests.games.test_deal_verify import lost_deal
+
+    proven = deal_verify(deal_id=lost_deal(monkeypatch, settings).pk)
+    monkeypatch.setattr(deals, "proof_budget", lambda _result: 5)  # nodes
+    unproven = deal_verify(deal_id=deal_create(variant="spider1").pk)
+    assert (proven.status, unproven.status) == (Deal.Status.UNSOLVABLE, Deal.Status.UNKNOWN)
+    change = reverse("admin:games_deal_change", args=[proven.pk])
+    listing = reverse("admin:games_deal_changelist")
+
+    for url in (change, listing):  # not signed in, then a player: the log-in page, nothing else
+        assert client.get(url).status_code == 302
+    User.objects.create_user("player", password="pw-player-1")
+    client.login(username="player", password="pw-player-1")
+    for url in (change, listing):
+        response = client.get(url)
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+        assert "proven unwinnable" not in response.content.decode()
+
+    operator = User.objects.create_superuser("operator", "op@example.com", "pw-operator-1")
+    client.force_login(operator)
+    said = f"proven unwinnable ({proven.solver_nodes:,} positions searched)"
+    rows = client.get(listing).content.decode()
+    assert said in rows
+    assert "unknown: budget ran out" in rows
+    page = client.get(change).content.decode()
+    assert said in page
+    assert f"every one of the {proven.solver_nodes:,} classes of positions" in page
+    for rule in PROOF_RULES:
+        assert rule in page
+    other = client.get(reverse("admin:games_deal_change", args=[unproven.pk])).content.decode()
+    assert "proven unwinnable" not in other
+    assert "ran out of its 5 positions" in other  # the last error says why

@@ -253,6 +253,8 @@ def test_the_losing_action_is_proven_when_the_position_after_it_is_proven_lost(
     analysis = analysed(attempt, player)
     index = KEPT_SOLUTION + 3
     assert analysis.lost_at == {"index": index, "action": attempt.log[index], "proven": True}
+    answer = client_for(player).get(f"/api/v1/attempts/{attempt.pk}/analysis/").json()
+    assert answer["lost_at"] == analysis.lost_at  # "proven" is served, for the page's words
     by_step = {p["step"]: p["status"] for p in analysis.positions}
     assert by_step[index] == "solved" and by_step[index + 1] == "unsolvable"
     assert sorted(asked) == sorted(by_step)  # each position decided once
@@ -267,6 +269,16 @@ def test_a_game_whose_deal_is_proven_lost_was_never_winnable(
     assert analysis.lost_at is None and analysis.alternative == []
     assert {p["status"] for p in analysis.positions} == {"unsolvable"}
     assert analysis.positions[0]["step"] == 0
+    # the page's "never winnable (proven: N positions searched)": the proof's size, its budget
+    assert analysis.positions[0]["nodes"] == 10 and analysis.positions[0]["budget"] == 20_000
+    answer = client_for(player).get(f"/api/v1/attempts/{attempt.pk}/analysis/").json()
+    assert answer["positions"][0] == {
+        "step": 0,
+        "status": "unsolvable",
+        "moves_to_win": None,
+        "nodes": 10,
+        "budget": 20_000,
+    }
 
 
 def test_the_node_budget_bounds_the_whole_analysis(
@@ -280,6 +292,8 @@ def test_the_node_budget_bounds_the_whole_analysis(
     statuses = [p["status"] for p in sorted(analysis.positions, key=lambda p: -p["step"])]
     assert statuses[:3] == ["unsolvable"] * 3
     assert set(statuses[3:]) == {"unknown"}
+    budgets = [p["budget"] for p in sorted(analysis.positions, key=lambda p: -p["step"])]
+    assert budgets[:3] == [25, 15, 5] and set(budgets[3:]) == {0}  # the page says it ran out
 
 
 def test_the_same_game_gets_the_same_analysis_again(settings: Any) -> None:

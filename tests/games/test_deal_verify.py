@@ -12,7 +12,10 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Deal
-from games.services.deals import deal_create, deal_verify, progress_logger
+from games.services import deals
+from games.services.deals import deal_create, deal_verdict, deal_verify, progress_logger
+from games.solver.complete import PROOF_RULES
+from games.solver.decide import prove_lost
 from tests.games.conftest import QUICK_SEED, QUICK_SEEDS, QUICK_VARIANT
 
 pytestmark = pytest.mark.django_db
@@ -210,3 +213,46 @@ def test_the_progress_log_says_proven_once_and_otherwise_at_most_every_5_s(
     assert sum("proven winnable" in line for line in lines) == 1
     assert len(lines) <= 1 + (40 * 0.6) / 5 + 1
     assert all(line.startswith("deal 41: ") for line in lines)
+
+
+# A small hand-built lost position (tests/solver/small_positions.py; the brute force of
+# tests/solver/test_complete.py confirms it lost): no whole deal is provably lost within a
+# test's budget, so the verified deal's dealt position is this one. Everything else is the
+# real verification: the solver, the complete search, the record.
+LOST = ("spider1", 10, {"pieces": 3, "junk": 16})
+
+
+def lost_deal(monkeypatch: pytest.MonkeyPatch, settings: object) -> Deal:
+    from tests.solver.small_positions import small_position
+
+    variant, seed, shape = LOST
+    settings.SOLVER_NICENESS = 0  # type: ignore[attr-defined]  # in this process: the stand-in reaches it
+    deal = deal_create(variant=variant)
+    monkeypatch.setattr(deals, "_deal_board", lambda _deal: small_position(variant, seed, **shape))
+    return deal
+
+
+def test_a_deal_the_solver_exhausts_is_proven_unwinnable_by_the_complete_search(
+    monkeypatch: pytest.MonkeyPatch, settings: object
+) -> None:
+    from tests.solver.small_positions import small_position
+
+    deal = deal_verify(deal_id=lost_deal(monkeypatch, settings).pk)
+    variant, seed, shape = LOST
+    proof = prove_lost(small_position(variant, seed, **shape), 10_000)
+    assert proof.unwinnable and proof.rules == PROOF_RULES
+    assert deal.status == Deal.Status.UNSOLVABLE and deal.last_error == ""
+    assert deal.solver_nodes == proof.nodes  # the proof's size: the classes it expanded
+    assert deal.solution is None and deal.par is None and deal.verified_at is None
+    assert deal_verdict(deal) == f"proven unwinnable ({proof.nodes:,} positions searched)"
+
+
+def test_a_proof_whose_budget_runs_out_leaves_the_deal_unknown(
+    monkeypatch: pytest.MonkeyPatch, settings: object
+) -> None:
+    deal = lost_deal(monkeypatch, settings)
+    monkeypatch.setattr(deals, "proof_budget", lambda _result: 5)  # nodes
+    deal = deal_verify(deal_id=deal.pk)
+    assert deal.status == Deal.Status.UNKNOWN
+    assert "ran out of its 5 positions" in deal.last_error
+    assert deal_verdict(deal) == "unknown: budget ran out"

@@ -61,3 +61,16 @@ def test_the_child_reports_progress_at_the_niceness_asked() -> None:
 def test_a_child_that_dies_is_an_error_naming_why() -> None:
     with pytest.raises(ChildSolverError, match="unknown variant"):
         solve_in_child("klondike", 1, niceness=0, seconds=5, max_memory_mb=256, improve_nodes=0)
+
+
+def test_the_child_proves_as_the_complete_search_does_here() -> None:
+    """The verification's proof of loss in a niced child: the same verdict and count as
+    ``decide.prove_lost`` in this process, for the same node budget."""
+    from games.engine import Board
+    from games.solver.child import prove_lost_in_child
+    from games.solver.decide import prove_lost
+
+    here = prove_lost(Board.deal("spider4", 12), 300)
+    there = prove_lost_in_child("spider4", 12, niceness=5, max_nodes=300)
+    assert (there.verdict, there.nodes, there.rules) == (here.verdict, here.nodes, here.rules)
+    assert there.verdict == "unknown" and there.nodes == 300  # a whole deal: the budget ran out

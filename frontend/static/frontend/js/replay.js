@@ -6,6 +6,7 @@
 // engine); the client replays nothing itself, it draws the answers (cached per step).
 import { api, el, errorMessage, formatSeconds, me, NetworkError, progressText, VARIANT_NAMES } from "./api.js";
 import { pileName, renderBoard, renderCardRow } from "./board.js";
+import { lostVerdict } from "./replay/verdict.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
@@ -341,16 +342,11 @@ function drawAnalysis(analysis, a) {
     ? `Analysed ${analysis.positions.length} positions in ${analysis.worker_seconds} s: ${c.solved} winnable, ${c.unsolvable} lost, ${c.unknown} undecided.`
     : `Analysis ${analysis.status}: ${analysis.done} of ${analysis.planned} positions…`;
   drawChart($("analysis-chart"), analysis, a.log.length);
+  const verdict = lostVerdict(analysis, a.won, moveWords);
+  if (verdict) $("analysis-lost").textContent = verdict;
   if (analysis.lost_at) {
-    const after = analysis.positions.find((p) => p.step === analysis.lost_at.index + 1);
-    const proven = after && after.status === "unsolvable";
-    $("analysis-lost").textContent = proven
-      ? `The game was lost here: action ${analysis.lost_at.index + 1}, ${moveWords(analysis.lost_at.action)}.`
-      : `The game was lost here, as far as the analysis could tell: no win was found after action ${analysis.lost_at.index + 1}, ${moveWords(analysis.lost_at.action)}.`;
     $("analysis-alt").hidden = analysis.alternative.length === 0;
     $("analysis-alt").onclick = () => showAlternative(analysis);
-  } else if (analysis.status === "done" && !a.won) {
-    $("analysis-lost").textContent = "No losing action was found within the analysis budget.";
   }
   if (analysis.saved) {
     const most = (analysis.saved.where || [])[0];

@@ -1,0 +1,47 @@
+// Pure: the replay page's sentence on where a lost game was lost, from the analysis JSON
+// (GET /api/v1/attempts/<id>/analysis/, docs/api.md "Game analysis") alone. "As far as the
+// analysis could tell" only when a budget ran out; a proof is said plainly.
+
+const count = (n) => Number(n).toLocaleString("en-US");
+
+// The positions a decided position's proof searched, as words ("" when not recorded).
+function searched(position) {
+  return position && Number.isInteger(position.nodes) ? `: ${count(position.nodes)} positions searched` : "";
+}
+
+// The budget a position had, as words: "its budget of N positions" or "the analysis's budget".
+function budgetWords(position) {
+  return position && position.budget > 0 ? `its budget of ${count(position.budget)} positions` : "the analysis's budget";
+}
+
+// The sentence for a done analysis of a game that was not won (null otherwise).
+// ``words(action)`` says an action in words (replay.js's moveWords).
+export function lostVerdict(analysis, won, words = (action) => action) {
+  if (won || !analysis || analysis.status !== "done") return null;
+  const positions = analysis.positions || [];
+  const at = (step) => positions.find((p) => p.step === step);
+  const deal = at(0);
+  if (deal && deal.status === "unsolvable") {
+    return `This deal was never winnable (proven${searched(deal)}).`;
+  }
+  const lost = analysis.lost_at;
+  if (lost) {
+    const after = at(lost.index + 1);
+    const proven = lost.proven === true || (after && after.status === "unsolvable");
+    const action = `action ${lost.index + 1}, ${words(lost.action)}`;
+    if (proven) return `The game was lost here: ${action}. After it no win exists (proven${searched(after)}).`;
+    return `The game was lost here, as far as the analysis could tell: no win was found after ${action}, within ${budgetWords(after)}.`;
+  }
+  const winnable = positions.filter((p) => p.status === "solved").map((p) => p.step);
+  const last = positions.reduce((most, p) => Math.max(most, p.step), -1);
+  if (winnable.includes(last)) {
+    return "No losing action: the game could still be won when it ended.";
+  }
+  if (winnable.length === 0) {
+    return `No losing action was found: no win was found even from the deal within ${budgetWords(deal)}, so the analysis cannot tell where (or whether) the game was lost.`;
+  }
+  const from = Math.max(...winnable);
+  const later = positions.filter((p) => p.step > from).map((p) => p.step);
+  const to = later.length ? Math.min(...later) : last;
+  return `No losing action was found: the analysis's budget ran out between action ${from + 1} and action ${to}, a win found before them and none after.`;
+}
