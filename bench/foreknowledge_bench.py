@@ -22,7 +22,7 @@ import random
 import statistics
 import time
 
-from bench.scout_bench import choose, choose_knowing
+from bench.scout_bench import reference_game
 from games.engine import Board
 from reviews.foreknowledge import FOREKNOWLEDGE_P, NO_DEALS, DealFits, deal_fits
 
@@ -33,17 +33,7 @@ GAME_ACTIONS = 250
 def one_game(variant: str, seed: int, rng: random.Random, knows: bool) -> DealFits:
     board = Board.deal(variant, seed)
     start = board.copy()
-    log: list[str] = []
-    idle = 0
-    policy = choose_knowing if knows else choose
-    while len(log) < GAME_ACTIONS and not board.is_won:
-        action, useful = policy(board, rng, False, idle)
-        if action is None:
-            break
-        board.play(action)
-        log.append(action)
-        idle = 0 if useful else idle + 1
-    return deal_fits(start, log)
+    return deal_fits(start, reference_game(board, rng, GAME_ACTIONS, knows_stock=knows))
 
 
 def main() -> None:

@@ -193,6 +193,31 @@ def choose_knowing(
     return (rng.choice(better), False) if better else ("deal", True)
 
 
+def reference_game(
+    board: Any,
+    rng: random.Random,
+    most: int,
+    knows_stock: bool = False,
+    gives_up_after: int | None = None,
+) -> list[str]:
+    """The reference player's actions on ``board`` (played on it): until it gives up, wins or
+    has made ``most``; with ``gives_up_after``, also once that many idle moves in a row are
+    all it has left to do with the stock dealt out (a person stops there)."""
+    policy = choose_knowing if knows_stock else choose
+    log: list[str] = []
+    idle = 0
+    while len(log) < most and not board.is_won:
+        action, useful = policy(board, rng, False, idle)
+        if action is None:
+            break
+        board.play(action)
+        log.append(action)
+        idle = 0 if useful else idle + 1
+        if gives_up_after and idle >= gives_up_after and "deal" not in board.legal_actions():
+            break
+    return log
+
+
 def human_gap(rng: random.Random, action: str) -> float:
     """Seconds before an action, as people take them: log-normal (median 3 s, most from
     1 to 9 s), and now and then a long think before a deal."""

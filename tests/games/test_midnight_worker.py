@@ -26,24 +26,9 @@ from config.celery import app
 from games.models import Attempt, DailyChallenge
 from tests.celery_worker import ROOT, CeleryWorker, start_celery_worker
 from tests.factories import make_player
+from tests.games import midnight_support as midnight
 from tests.games.api_support import client_for
 from tests.games.conftest import OTHER_QUICK_SEED, QUICK_VARIANT
-from tests.games.midnight_support import (
-    DAY,
-    MIDNIGHT,
-    NEXT_DAY,
-    assert_closed_and_ranked,
-    assert_public,
-    assert_still_secret,
-    at,
-    board_of,
-    daily_on,
-    next_board,
-    start_and_leave_open,
-    todays_challenge_ids,
-    verified_deal,
-    watch,
-)
 from tests.run_support import stop_process
 from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
 
@@ -101,14 +86,14 @@ def test_the_beat_schedule_holds_the_days_entries() -> None:
 async def test_beat_and_a_worker_roll_the_day_over_at_midnight(
     stack_settings: None, app_on_queue: Any, tmp_path: Path
 ) -> None:
-    shift = shift_to(at(-SETUP_SECONDS))
+    shift = shift_to(midnight.at(-SETUP_SECONDS))
     with shifted_clock(shift):
-        today = await db(daily_on)(DAY)
+        today = await db(midnight.daily_on)(midnight.DAY)
         # A verified deal waits in the daily pool (verified by an earlier beat, say), so that
         # the prepare entry fills the next day without waiting for a random deal's solve.
-        spare = await db(verified_deal)(OTHER_QUICK_SEED)
+        spare = await db(midnight.verified_deal)(OTHER_QUICK_SEED)
         client = client_for(await db(make_player)())
-        attempt_id = await db(start_and_leave_open)(client, today)
+        attempt_id = await db(midnight.start_and_leave_open)(client, today)
         env = {**STACK_ENV, SHIFT_VARIABLE: str(shift)}
         worker: CeleryWorker = await asyncio.to_thread(start_celery_worker, tmp_path, extra_env=env)
         beat = start_beat(tmp_path, worker.env)
@@ -120,27 +105,37 @@ async def test_beat_and_a_worker_roll_the_day_over_at_midnight(
             result = app.send_task(prepare["task"], **prepare.get("options", {}))
             await asyncio.to_thread(result.get, timeout=worker.timeout)
             tomorrow = await wait_until(
-                lambda: DailyChallenge.objects.filter(date=NEXT_DAY).first(), at(-3)
+                lambda: DailyChallenge.objects.filter(date=midnight.NEXT_DAY).first(),
+                midnight.at(-3),
             )
-            watcher = await watch(today.pk)
+            watcher = await midnight.watch(today.pk)
             assert tomorrow.deal_id == spare.pk
-            assert await db(todays_challenge_ids)(client) == (DAY.isoformat(), [today.pk])
-            await db(assert_still_secret)(client, today)
-            assert timezone.now() < MIDNIGHT, "set-up took too long: raise SETUP_SECONDS"
+            assert await db(midnight.todays_challenge_ids)(client) == (
+                midnight.DAY.isoformat(),
+                [today.pk],
+            )
+            await db(midnight.assert_still_secret)(client, today)
+            assert timezone.now() < midnight.MIDNIGHT, "set-up took too long: raise SETUP_SECONDS"
 
             # 00:00:00: beat sends the close-day entry, the worker closes, watchers see it.
-            board = await next_board(watcher, timeout=SETUP_SECONDS)
+            board = await midnight.next_board(watcher, timeout=SETUP_SECONDS)
             pushed_at = timezone.now()
             closed = await db(Attempt.objects.get)(pk=attempt_id)
-            assert closed.ended_at == MIDNIGHT
+            assert closed.ended_at == midnight.MIDNIGHT
             assert closed.end_reason == Attempt.EndReason.DAY_CLOSED
-            assert board_of(board) == [(attempt_id, closed.score)]
-            assert MIDNIGHT <= pushed_at < at(LATE), (pushed_at, beat_log(tmp_path))
+            assert midnight.board_of(board) == [(attempt_id, closed.score)]
+            assert midnight.MIDNIGHT <= pushed_at < midnight.at(LATE), (
+                pushed_at,
+                beat_log(tmp_path),
+            )
             assert "games.attempts_close_day" in beat_log(tmp_path)
 
-            assert await db(todays_challenge_ids)(client) == (NEXT_DAY.isoformat(), [tomorrow.pk])
-            await db(assert_closed_and_ranked)(client, attempt_id, today.pk)
-            await db(assert_public)(client, today)
+            assert await db(midnight.todays_challenge_ids)(client) == (
+                midnight.NEXT_DAY.isoformat(),
+                [tomorrow.pk],
+            )
+            await db(midnight.assert_closed_and_ranked)(client, attempt_id, today.pk)
+            await db(midnight.assert_public)(client, today)
             await watcher.disconnect()
         finally:
             stop_process(beat)
