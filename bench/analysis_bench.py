@@ -70,7 +70,12 @@ def won_spider4() -> tuple[str, int, list[str], list[str]]:
     return "spider4", 6, line, padded
 
 
-def run(seconds: float) -> list[dict[str, Any]]:
+Game = tuple[str, str, int, list[str], list[str]]  # name, variant, seed, solution, log
+
+
+def analyse_games(games: list[Game], seconds: float = 60.0) -> list[dict[str, Any]]:
+    """Each game stored as a finished practice attempt in a fresh SQLite database and
+    analysed by the service with the environment's node budgets; a row a game."""
     import django
 
     folder = tempfile.mkdtemp(prefix="analysis-bench-")
@@ -88,6 +93,7 @@ def run(seconds: float) -> list[dict[str, Any]]:
     from django.core.management import call_command
     from django.utils import timezone
 
+    from games import engine
     from games.models import Attempt, AttemptAnalysis, Deal
     from games.services.analysis import analysis_run
     from games.services.deals import deal_create
@@ -95,14 +101,11 @@ def run(seconds: float) -> list[dict[str, Any]]:
     call_command("migrate", verbosity=0)
     player = get_user_model().objects.create(username="bench")
     rows = []
-    for name, (variant, seed, solution, log) in (
-        ("LOST astrocyte", lost_astrocyte()),
-        ("WON spider4", won_spider4()),
-    ):
-        deal = deal_create(variant=variant, seed=seed, pool=Deal.Pool.PRACTICE)
+    for name, variant, seed, solution, log in games:
+        deal = Deal.objects.filter(variant=variant, seed=seed).first() or deal_create(
+            variant=variant, seed=seed, pool=Deal.Pool.PRACTICE
+        )
         Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.VERIFIED, solution=solution)
-        from games import engine
-
         won = engine.replay(variant, seed, log).board.is_won
         attempt = Attempt.objects.create(
             player=player,
@@ -128,11 +131,22 @@ def run(seconds: float) -> list[dict[str, Any]]:
                 "cpu_seconds": round(time.process_time() - started, 2),
                 "positions": len(analysis.positions),
                 **counts,
+                "first": analysis.positions[0]["status"] if analysis.positions else None,
+                "last": analysis.positions[-1]["status"] if analysis.positions else None,
                 "lost_at": analysis.lost_at,
                 "saved": analysis.saved,
             }
         )
     return rows
+
+
+def run(seconds: float) -> list[dict[str, Any]]:
+    lost = lost_astrocyte()
+    won = won_spider4()
+    return analyse_games(
+        [("LOST astrocyte", *lost), ("WON spider4", *won)],
+        seconds,
+    )
 
 
 def main() -> None:

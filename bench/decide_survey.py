@@ -2,7 +2,7 @@
 whole deal known, as ``games.solver.decide`` decides them with a node budget per deal.
 
     .venv/bin/python -m bench.decide_survey [--deals 200] [--nodes 200000] [--first-seed 1]
-        [--variants astrocyte,spider1,spider2,spider4]
+        [--variants astrocyte,spider1,spider2,spider4] [--retry-nodes 0]
 
 Deals are seeds ``first-seed .. first-seed + deals - 1``. Per variant: winnable, proven
 unwinnable and unknown counts, the share decided, and the winnable share with a 95 % Wilson
@@ -11,6 +11,10 @@ as decided ones: they are not, so read it with the bounds), and over all deals w
 unknown counted lost and then won (the honest bounds). One JSON line a variant, then a
 summary table. The budget is in positions, so the verdicts are the same on any machine;
 only the seconds printed depend on it.
+
+``--retry-nodes N``: each deal left unknown is given to the heuristic solver once more with
+``N`` positions (no second complete search: it cannot exhaust a whole deal in any budget
+here); the counts then say how many the retry won (``retried``, ``won_on_retry``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import time
 
 from games.engine import Board
 from games.engine.variants import VARIANTS
-from games.solver.decide import Verdict, decide
+from games.solver import solve
+from games.solver.decide import NO_TIME_LIMIT, Verdict, decide
 
 Z95 = 1.959963984540054
 
@@ -38,13 +43,21 @@ def wilson(successes: int, total: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def survey(variant: str, seeds: range, nodes: int) -> dict[str, object]:
+def survey(variant: str, seeds: range, nodes: int, retry_nodes: int = 0) -> dict[str, object]:
     counts = dict.fromkeys(Verdict, 0)
     unwinnable: list[int] = []
+    unknown_seeds: list[int] = []
+    won_on_retry: list[int] = []
     began = time.perf_counter()
     for seed in seeds:
         decision = decide(Board.deal(variant, seed), nodes)
-        counts[decision.verdict] += 1
+        verdict = decision.verdict
+        if verdict == Verdict.UNKNOWN:
+            unknown_seeds.append(seed)
+            if retry_nodes and _won_on_retry(variant, seed, retry_nodes):
+                won_on_retry.append(seed)
+                verdict = Verdict.WINNABLE
+        counts[verdict] += 1
         if decision.unwinnable:
             unwinnable.append(seed)
     won, lost = counts[Verdict.WINNABLE], counts[Verdict.UNWINNABLE]
@@ -65,8 +78,18 @@ def survey(variant: str, seeds: range, nodes: int) -> dict[str, object]:
             round(wilson(won + unknown, total)[1], 3),
         ],
         "unwinnable_seeds": unwinnable,
+        "unknown_at_first": unknown_seeds,
+        "retry_nodes": retry_nodes,
+        "won_on_retry": won_on_retry,
         "seconds": round(time.perf_counter() - began, 1),
     }
+
+
+def _won_on_retry(variant: str, seed: int, nodes: int) -> bool:
+    """The heuristic solver with ``nodes`` positions wins the deal (a line the engine's
+    checked replay wins: ``solve`` reports ``solved`` only then)."""
+    found = solve((variant, seed), seconds=NO_TIME_LIMIT, max_nodes=nodes)
+    return bool(found.solved)
 
 
 def _interval(successes: int, total: int) -> dict[str, float | None]:
@@ -85,11 +108,12 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=200_000)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--retry-nodes", type=int, default=0)
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.deals)
     rows = []
     for variant in args.variants.split(","):
-        row = survey(variant, seeds, args.nodes)
+        row = survey(variant, seeds, args.nodes, args.retry_nodes)
         rows.append(row)
         print(json.dumps(row), flush=True)
     print("| variant | deals | winnable | unwinnable | unknown | decided | winnable (all deals) |")

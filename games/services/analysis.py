@@ -6,9 +6,13 @@ before that, the attempt is "not found", exactly as an unknown id, and nothing i
 
 The analysed positions are the boards after ``k`` actions of the log (``attempt_board``),
 ``k`` from the end backwards ("newest decisions first"), galloping: ``n, n-1, n-3, n-7, …,
-0``. A lost game stops galloping at the first winnable position found and bisects between it
-and the nearest position with no win found, assuming winnability is monotone along the game
-(once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns to a
+0``. A lost game stops galloping at the first winnable position found; from the earliest
+position proven lost after it, it walks back one position at a time, proof first, while
+they are proven lost (``_walk_back``: every proof adds its lost classes to one set for the
+game, ``_Budget.lost``, so the proof of the position before costs little); a winnable
+position met there is the losing action, proven. Then it bisects between the last winnable
+position and the nearest position with no win found, assuming winnability is monotone along
+the game (once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns to a
 position seen before); the answer then is still a position with a win found followed by an
 action after which none was found.
 
@@ -37,6 +41,7 @@ import itertools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from celery import current_app
@@ -189,6 +194,9 @@ class _Budget:
     def __init__(self) -> None:
         self.start = time.monotonic()  # for worker_seconds only: never for a verdict
         self.nodes_left = int(settings.ANALYSIS_NODES)
+        # Classes of this deal's positions proven lost so far: a later position's proof
+        # serves the earlier ones (games.solver.complete.exhaust).
+        self.lost: set[bytes] = set()
 
     def for_position(self) -> int:
         return min(int(settings.ANALYSIS_POSITION_NODES), self.nodes_left)
@@ -216,14 +224,14 @@ class _Found(NamedTuple):
     budget: int
 
 
-def _solve(attempt: Attempt, step: int, budget: _Budget) -> _Found:
+def _solve(attempt: Attempt, step: int, budget: _Budget, proof_first: bool = False) -> _Found:
     board = attempt_board(attempt, upto=step)
     if board.is_won:
         return _Found(solver.SOLVED, [], 0, 0)
     nodes = budget.for_position()
     if nodes <= 0:
         return _Found(solver.UNKNOWN, [], 0, 0)
-    decision = decide(board, nodes)
+    decision = decide(board, nodes, budget.lost, proof_first)
     budget.spend(decision.nodes)
     return _Found(str(_STATUS[decision.verdict]), list(decision.line), decision.nodes, nodes)
 
@@ -237,7 +245,10 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     AttemptAnalysis.objects.filter(pk=analysis.pk).update(planned=len(steps))
 
     def analyse(step: int) -> _Found:
-        found[step] = _solve(attempt, step, budget)
+        proven_later = any(
+            s > step and position.status == solver.UNSOLVABLE for s, position in found.items()
+        )
+        found[step] = _solve(attempt, step, budget, proof_first=proven_later)
         AttemptAnalysis.objects.filter(pk=analysis.pk).update(
             positions=_positions(found), planned=max(len(steps), len(found))
         )
@@ -250,6 +261,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
             break
     lost_at = alternative = saved = None
     if not attempt.won and winnable_at is not None and winnable_at < n:
+        winnable_at = _walk_back(winnable_at, found, analyse, budget)
         lost_step = min(s for s in found if s > winnable_at)  # no win found there
         while lost_step - winnable_at > 1 and budget.nodes_left > 0:
             middle = (winnable_at + lost_step) // 2
@@ -280,6 +292,28 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     analysis.status = AttemptAnalysis.Status.DONE
     analysis.finished_at = timezone.now()
     analysis.save()
+
+
+def _walk_back(
+    winnable_at: int, found: dict[int, _Found], analyse: Callable[[int], _Found], budget: _Budget
+) -> int:
+    """From the earliest position proven lost after ``winnable_at``, the positions before it
+    one by one, proof first (each proof shortened by the later ones': ``_Budget.lost``),
+    while they are proven lost; a winnable one met there is the last winnable position, just
+    before a proven loss. Stops at the first position neither proven nor won (the binary
+    search then works between ``winnable_at`` and it). The new ``winnable_at``."""
+    proven = [s for s, p in found.items() if s > winnable_at and p.status == solver.UNSOLVABLE]
+    if not proven:
+        return winnable_at
+    step = min(proven) - 1
+    while step > winnable_at and budget.nodes_left > 0:
+        status = found[step].status if step in found else analyse(step).status
+        if status == solver.SOLVED:
+            return step
+        if status != solver.UNSOLVABLE:
+            break
+        step -= 1
+    return winnable_at
 
 
 def _where_saved(n: int, found: dict[int, _Found]) -> list[dict[str, int]]:

@@ -18,7 +18,7 @@ from typing import Any
 from games.engine import Board, Move, replay_on
 
 from .api import solve
-from .complete import PROOF_RULES, exhaust
+from .complete import PROOF_RULES, exhaust, position_class
 from .shorten import cut_loops, take_shortcuts
 
 DEFAULT_DECIDE_NODES = 1_000_000  # for each phase
@@ -57,21 +57,40 @@ class Decision:
         return {"verdict": str(self.verdict), "nodes": self.nodes}
 
 
-def decide(start: Board, max_nodes: int = DEFAULT_DECIDE_NODES) -> Decision:
+def decide(
+    start: Board,
+    max_nodes: int = DEFAULT_DECIDE_NODES,
+    lost: set[bytes] | None = None,
+    proof_first: bool = False,
+) -> Decision:
     """The verdict on ``start`` (left alone; its history is not part of the position) with
-    ``max_nodes`` positions for each phase."""
+    ``max_nodes`` positions for each phase. ``lost``: classes of the same deal proven lost
+    by earlier decisions, kept up to date by this one (``complete.exhaust``); a start among
+    them is unwinnable at once. ``proof_first``: the complete search before the heuristic
+    one (for a position expected lost, e.g. just before one proven lost: the proof then
+    often costs little, where the heuristic search would spend its whole budget)."""
     board = start.copy(keep_history=False)
     if board.is_won:
         return Decision(Verdict.WINNABLE, [], 0)
+    if lost is not None and position_class(board) in lost:
+        return Decision(Verdict.UNWINNABLE, [], 0, PROOF_RULES)
+    used = 0
+    if proof_first:
+        complete = prove_lost(board, max_nodes, lost)
+        if complete.verdict != Verdict.UNKNOWN:
+            return complete
+        used = complete.nodes
     found = solve(board, seconds=NO_TIME_LIMIT, max_nodes=max_nodes)
-    used = min(found.nodes, max_nodes)
+    used += min(found.nodes, max_nodes)
     if found.solved and _wins(board, found.moves):
         return Decision(Verdict.WINNABLE, list(found.moves), used)
-    complete = prove_lost(board, max_nodes)
+    if proof_first:
+        return Decision(Verdict.UNKNOWN, [], used)
+    complete = prove_lost(board, max_nodes, lost)
     return replace(complete, nodes=used + complete.nodes)
 
 
-def prove_lost(start: Board, max_nodes: int) -> Decision:
+def prove_lost(start: Board, max_nodes: int, lost: set[bytes] | None = None) -> Decision:
     """The complete search alone (``decide``'s second phase) with ``max_nodes`` classes of
     positions: unwinnable when it ran out of positions to visit, winnable with a line the
     engine replays to a win, unknown when the budget ran out first. ``nodes`` is the proof's
@@ -80,7 +99,7 @@ def prove_lost(start: Board, max_nodes: int) -> Decision:
     board = start.copy(keep_history=False)
     if board.is_won:
         return Decision(Verdict.WINNABLE, [], 0)
-    search = exhaust(board, max_nodes)
+    search = exhaust(board, max_nodes, lost)
     if search.moves is not None:
         moves = _shorter(board, search.moves)
         line = [str(move) for move in moves]

@@ -229,16 +229,30 @@ def test_with_workers_the_analysis_runs_on_a_worker(celery_worker: Any) -> None:
     assert AttemptAnalysis.objects.count() == 1
 
 
-def _verdicts(monkeypatch: pytest.MonkeyPatch, winnable_upto: int | None) -> list[int]:
+def _verdicts(
+    monkeypatch: pytest.MonkeyPatch,
+    winnable_upto: int | None,
+    proof_first: set[int] | None = None,
+    undecided: frozenset[int] = frozenset(),
+) -> list[int]:
     """``decide`` replaced: the position after ``k`` actions is winnable (a line of one
-    placeholder action) for ``k <= winnable_upto``, proven lost after; the steps asked."""
+    placeholder action) for ``k <= winnable_upto``, unknown for ``k`` in ``undecided``,
+    proven lost otherwise; the steps asked (and, in ``proof_first``, those asked to try the
+    proof first)."""
     asked: list[int] = []
 
-    def decide(board: engine.Board, max_nodes: int) -> Decision:
+    def decide(
+        board: engine.Board, max_nodes: int, lost: set[bytes] | None = None, first: bool = False
+    ) -> Decision:
         step = len(board)  # attempt_board replays the log: one record an action
         asked.append(step)
+        assert lost is not None  # one set for the whole game
+        if first and proof_first is not None:
+            proof_first.add(step)
         if winnable_upto is not None and step <= winnable_upto:
             return Decision(Verdict.WINNABLE, ["deal"], 10)
+        if step in undecided:
+            return Decision(Verdict.UNKNOWN, [], max_nodes)
         return Decision(Verdict.UNWINNABLE, [], 10, ("transpositions",))
 
     monkeypatch.setattr(analysis_service, "decide", decide)
@@ -249,15 +263,37 @@ def test_the_losing_action_is_proven_when_the_position_after_it_is_proven_lost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     player, attempt = practice_game(won=False)
-    asked = _verdicts(monkeypatch, winnable_upto=KEPT_SOLUTION + 3)
+    proof_first: set[int] = set()
+    asked = _verdicts(monkeypatch, winnable_upto=KEPT_SOLUTION + 3, proof_first=proof_first)
     analysis = analysed(attempt, player)
     index = KEPT_SOLUTION + 3
+    # the last position first, then each earlier one proof first: a later one is proven lost
+    assert asked[0] == len(attempt.log) and len(attempt.log) not in proof_first
+    assert proof_first == set(asked[1:])
     assert analysis.lost_at == {"index": index, "action": attempt.log[index], "proven": True}
     answer = client_for(player).get(f"/api/v1/attempts/{attempt.pk}/analysis/").json()
     assert answer["lost_at"] == analysis.lost_at  # "proven" is served, for the page's words
     by_step = {p["step"]: p["status"] for p in analysis.positions}
     assert by_step[index] == "solved" and by_step[index + 1] == "unsolvable"
     assert sorted(asked) == sorted(by_step)  # each position decided once
+
+
+def test_a_position_neither_won_nor_proven_before_the_proven_ones_leaves_the_loss_unproven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Walking back from the first position proven lost stops at one the budget could not
+    decide: the losing action is then only "as far as the analysis could tell"."""
+    player, attempt = practice_game(won=False)
+    index = KEPT_SOLUTION + 3
+    asked = _verdicts(
+        monkeypatch, winnable_upto=index, undecided=frozenset(range(index + 1, index + 4))
+    )
+    analysis = analysed(attempt, player)
+    assert analysis.lost_at == {"index": index, "action": attempt.log[index], "proven": False}
+    by_step = {p["step"]: p["status"] for p in analysis.positions}
+    assert by_step[index] == "solved" and by_step[index + 1] == "unknown"
+    assert by_step[index + 4] == "unsolvable"  # walked back to it, one position at a time
+    assert sorted(asked) == sorted(by_step)
 
 
 def test_a_game_whose_deal_is_proven_lost_was_never_winnable(

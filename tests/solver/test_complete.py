@@ -8,16 +8,20 @@ deal left in the stock.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 
 from games.engine import Board, board_from_state, replay_on
+from games.solver import complete
 from games.solver.complete import PROOF_RULES, exhaust, position_class
-from tests.solver.small_positions import brute_force_winnable, small_position
+from games.solver.encoding import canonical_key, column_chunks
+from tests.solver.small_positions import TooLarge, brute_force_winnable, small_position
 
 BRUTE_FORCE_CAP = 20_000  # exact positions: each case below has fewer reachable
 SEARCH_NODES = 100_000
+CHECKED = 40  # classes called lost checked by brute force, at most, a case
 
 SPIDER = {"pieces": 3, "junk": 16}
 SPIDER_DEAL = {"pieces": 2, "junk": 14, "deals": 1}
@@ -71,6 +75,81 @@ def test_the_complete_search_agrees_with_brute_force(
     else:
         assert found.exhausted and not found.won
         assert found.nodes <= BRUTE_FORCE_CAP
+
+
+@pytest.mark.parametrize(("variant", "seed", "shape", "winnable"), CASES)
+@pytest.mark.parametrize("budget", [400, SEARCH_NODES])
+def test_no_class_it_calls_lost_holds_a_winnable_position(
+    variant: str, seed: int, shape: dict[str, int], winnable: bool, budget: int
+) -> None:
+    """Rule 6 (lost components): whatever the budget, and whether the search ends in a win,
+    a proof or neither, no class it adds to ``lost`` holds a position the brute force wins
+    from. Each class is checked on the position the search expanded it from (the same
+    depth-first order replayed here), up to ``CHECKED`` classes a case."""
+    board = small_position(variant, seed, **shape)
+    lost: set[bytes] = set()
+    exhaust(board, budget, lost)
+    expanded = _expanded(board, budget)
+    assert lost <= expanded.keys()
+    checked = 0
+    for key in sorted(lost, key=lambda k: expanded[k][0])[:CHECKED]:
+        with contextlib.suppress(TooLarge):  # too large to tell: not counted
+            assert not brute_force_winnable(expanded[key][1], BRUTE_FORCE_CAP)
+            checked += 1
+    assert checked or not lost
+
+
+def _expanded(start: Board, budget: int) -> dict[bytes, tuple[int, Board]]:
+    """The classes the complete search expands from ``start`` within ``budget``, in its own
+    order (the same moves, keys and skips, without the bookkeeping of components), each with
+    its number and the position it was expanded from."""
+    board = start.copy(keep_history=False)
+    chunks = column_chunks(board)
+    expanded = {canonical_key(board, chunks): (0, board.copy(keep_history=False))}
+    pending = [complete._ordered(board)]
+    path = [chunks]
+    while pending and len(expanded) < budget:
+        if not pending[-1]:
+            pending.pop()
+            path.pop()
+            if pending:
+                board.pop()
+            continue
+        move = pending[-1].pop()
+        board.push(move)
+        if board.is_won:
+            break
+        chunks = complete._child_chunks(board, move, path[-1])
+        key = canonical_key(board, chunks)
+        if key in expanded:
+            board.pop()
+            continue
+        expanded[key] = (len(expanded), board.copy(keep_history=False))
+        pending.append(complete._ordered(board))
+        path.append(chunks)
+    return expanded
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "shape"),
+    [(v, s, shape) for v, s, shape, winnable in CASES if not winnable],
+)
+def test_a_later_positions_proof_shortens_an_earlier_ones(
+    variant: str, seed: int, shape: dict[str, int]
+) -> None:
+    """As the analysis of a lost game does: the position after a move proven lost first,
+    then the position before it with those classes known lost: the same verdict, fewer
+    classes searched."""
+    before = small_position(variant, seed, **shape)
+    after = before.copy(keep_history=False)
+    after.push(before.legal_moves()[0])
+    lost: set[bytes] = set()
+    assert exhaust(after, SEARCH_NODES, lost).exhausted
+    alone = exhaust(before, SEARCH_NODES)
+    helped = exhaust(before, SEARCH_NODES, lost)
+    assert alone.exhausted and helped.exhausted
+    assert helped.nodes < alone.nodes
+    assert exhaust(before, SEARCH_NODES, lost).nodes == 0  # now known: nothing to search
 
 
 def test_shapes_hold_a_deal_when_asked() -> None:

@@ -21,6 +21,11 @@ test("a proven losing action is said plainly", () => {
   assert.doesNotMatch(text, /as far as/);
 });
 
+test("a proof that a later position's proof covered whole names no count", () => {
+  const analysis = done([at(0, "solved"), at(6, "solved"), at(7, "unsolvable", 0), at(9, "unsolvable", 800)], { lost_at: { index: 6, action: "t1-t2", proven: true } });
+  assert.equal(lostVerdict(analysis, false), "The game was lost here: action 7, t1-t2. After it no win exists (proven).");
+});
+
 test("an unproven losing action is 'as far as the analysis could tell', naming the budget", () => {
   const analysis = done([at(0, "solved"), at(6, "solved"), at(7, "unknown", 100000, 50000)], { lost_at: { index: 6, action: "deal", proven: false } });
   assert.equal(

@@ -4,9 +4,10 @@
 
 const count = (n) => Number(n).toLocaleString("en-US");
 
-// The positions a decided position's proof searched, as words ("" when not recorded).
+// The positions a decided position's proof searched, as words ("" when not recorded, or 0:
+// every position reachable from it was among those a later position's proof had covered).
 function searched(position) {
-  return position && Number.isInteger(position.nodes) ? `: ${count(position.nodes)} positions searched` : "";
+  return position && Number.isInteger(position.nodes) && position.nodes > 0 ? `: ${count(position.nodes)} positions searched` : "";
 }
 
 // The budget a position had, as words: "its budget of N positions" or "the analysis's budget".
