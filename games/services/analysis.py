@@ -6,7 +6,10 @@ before that, the attempt is "not found", exactly as an unknown id, and nothing i
 
 The analysed positions are the boards after ``k`` actions of the log (``attempt_board``),
 ``k`` from the end backwards ("newest decisions first"), galloping: ``n, n-1, n-3, n-7, …,
-0``. A lost game stops galloping at the first winnable position found; from the earliest
+0``. A lost game stops galloping at the first winnable position found; walks forward from it
+one position at a time while they are winnable (``_walk_forward``: every line found is kept,
+``_Budget.known``, so a position a move or two off a known line is winnable without a
+search; reaching the end, the game could still be won when it ended); from the earliest
 position proven lost after it, it walks back one position at a time, proof first, while
 they are proven lost (``_walk_back``: every proof adds its lost classes to one set for the
 game, ``_Budget.lost``, so the proof of the position before costs little); a winnable
@@ -53,7 +56,7 @@ from games import solver
 from games.errors import AttemptNotOverError, NoAnalysisError, NotFoundError
 from games.models import Attempt, AttemptAnalysis
 from games.selectors import attempt_board, attempt_cards_public, attempt_for_replay
-from games.solver.decide import Verdict, decide
+from games.solver.decide import KnownWins, Verdict, decide, near_known_win
 
 log = logging.getLogger(__name__)
 
@@ -197,6 +200,9 @@ class _Budget:
         # Classes of this deal's positions proven lost so far: a later position's proof
         # serves the earlier ones (games.solver.complete.exhaust).
         self.lost: set[bytes] = set()
+        # Positions known winnable, with their lines: a position a move or two from one is
+        # winnable without a search (games.solver.decide.KnownWins).
+        self.known = KnownWins()
 
     def for_position(self) -> int:
         return min(int(settings.ANALYSIS_POSITION_NODES), self.nodes_left)
@@ -231,7 +237,7 @@ def _solve(attempt: Attempt, step: int, budget: _Budget, proof_first: bool = Fal
     nodes = budget.for_position()
     if nodes <= 0:
         return _Found(solver.UNKNOWN, [], 0, 0)
-    decision = decide(board, nodes, budget.lost, proof_first)
+    decision = decide(board, nodes, budget.lost, proof_first, budget.known)
     budget.spend(decision.nodes)
     return _Found(str(_STATUS[decision.verdict]), list(decision.line), decision.nodes, nodes)
 
@@ -245,10 +251,15 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     AttemptAnalysis.objects.filter(pk=analysis.pk).update(planned=len(steps))
 
     def analyse(step: int) -> _Found:
-        proven_later = any(
-            s > step and position.status == solver.UNSOLVABLE for s, position in found.items()
-        )
-        found[step] = _solve(attempt, step, budget, proof_first=proven_later)
+        """Decide the position after ``step`` actions; one already left unknown is only
+        looked at again for a move or two onto a position since known winnable."""
+        if step in found and found[step].status == solver.UNKNOWN:
+            found[step] = _near_known_win(attempt, step, budget, found[step])
+        else:
+            proven_later = any(
+                s > step and position.status == solver.UNSOLVABLE for s, position in found.items()
+            )
+            found[step] = _solve(attempt, step, budget, proof_first=proven_later)
         AttemptAnalysis.objects.filter(pk=analysis.pk).update(
             positions=_positions(found), planned=max(len(steps), len(found))
         )
@@ -261,8 +272,11 @@ def _analyse(analysis: AttemptAnalysis) -> None:
             break
     lost_at = alternative = saved = None
     if not attempt.won and winnable_at is not None and winnable_at < n:
-        winnable_at = _walk_back(winnable_at, found, analyse, budget)
-        lost_step = min(s for s in found if s > winnable_at)  # no win found there
+        winnable_at = _walk_forward(winnable_at, n, found, analyse, budget)
+        if winnable_at < n:
+            winnable_at = _walk_back(winnable_at, found, analyse, budget)
+        # the nearest position after it with no win found (none: still winnable at the end)
+        lost_step = min((s for s in found if s > winnable_at), default=winnable_at)
         while lost_step - winnable_at > 1 and budget.nodes_left > 0:
             middle = (winnable_at + lost_step) // 2
             if analyse(middle).status == solver.SOLVED:
@@ -292,6 +306,38 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     analysis.status = AttemptAnalysis.Status.DONE
     analysis.finished_at = timezone.now()
     analysis.save()
+
+
+def _walk_forward(
+    winnable_at: int,
+    n: int,
+    found: dict[int, _Found],
+    analyse: Callable[[int], _Found],
+    budget: _Budget,
+) -> int:
+    """The positions after ``winnable_at`` one by one while they are winnable: most are a
+    move or two from a position whose line is known (an idle move, a card moved and moved
+    back), so each costs a few thousand positions at most (``KnownWins.near``); the first
+    that is not stops the walk. The new ``winnable_at`` (``n``: still winnable at the end)."""
+    step = winnable_at + 1
+    while step <= n and budget.nodes_left > 0:
+        if step in found and found[step].status == solver.UNSOLVABLE:
+            break
+        if analyse(step).status != solver.SOLVED:
+            break
+        winnable_at = step
+        step += 1
+    return winnable_at
+
+
+def _near_known_win(attempt: Attempt, step: int, budget: _Budget, before: _Found) -> _Found:
+    """A position left unknown, looked at again for a move or two onto a known win."""
+    decision = near_known_win(attempt_board(attempt, upto=step), budget.known)
+    budget.spend(decision.nodes)
+    nodes = before.nodes + decision.nodes
+    if decision.winnable:
+        return _Found(solver.SOLVED, list(decision.line), nodes, before.budget)
+    return _Found(before.status, before.moves, nodes, before.budget)
 
 
 def _walk_back(

@@ -57,23 +57,101 @@ class Decision:
         return {"verdict": str(self.verdict), "nodes": self.nodes}
 
 
+NEAR_DEPTH = 2  # moves from a position to one known winnable, at most
+NEAR_NODES = 4_000  # positions played looking for one, all depths together
+
+
+class KnownWins:
+    """Positions of one deal known to be winnable, each with the rest of a line that wins
+    from it (exact positions: a line names columns and cells, so a relabelled position is
+    not the same). Every position along a line found is known, not only its first."""
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+    def add(self, start: Board, line: list[str]) -> None:
+        board = start.copy(keep_history=False)
+        line = list(line)
+        for done, action in enumerate(line):
+            rest = tuple(line[done:])
+            known = self.lines.get(board.position_key())
+            if known is None or len(rest) < len(known):
+                self.lines[board.position_key()] = rest
+            board.push_text(action)
+
+    def near(self, start: Board) -> tuple[list[str] | None, int]:
+        """A line from ``start`` through a known position: the fewest moves onto one (at
+        most ``NEAR_DEPTH``, breadth first, ``NEAR_NODES`` positions played at most), then
+        its known rest; and the positions played."""
+        if not self.lines:
+            return None, 0
+        known = self.lines.get(start.position_key())
+        if known is not None:
+            return list(known), 0
+        frontier: list[tuple[Board, tuple[str, ...]]] = [(start, ())]
+        nodes = 0
+        for _ in range(NEAR_DEPTH):
+            after: list[tuple[Board, tuple[str, ...]]] = []
+            for position, steps in frontier:
+                for move in position.legal_moves():
+                    if nodes >= NEAR_NODES:
+                        return None, nodes
+                    nodes += 1
+                    child = position.copy(keep_history=False)
+                    child.push(move)
+                    taken = (*steps, str(move))
+                    rest = self.lines.get(child.position_key())
+                    if rest is not None:
+                        return [*taken, *rest], nodes
+                    after.append((child, taken))
+            frontier = after
+        return None, nodes
+
+
 def decide(
     start: Board,
     max_nodes: int = DEFAULT_DECIDE_NODES,
     lost: set[bytes] | None = None,
     proof_first: bool = False,
+    known: KnownWins | None = None,
 ) -> Decision:
     """The verdict on ``start`` (left alone; its history is not part of the position) with
     ``max_nodes`` positions for each phase. ``lost``: classes of the same deal proven lost
     by earlier decisions, kept up to date by this one (``complete.exhaust``); a start among
     them is unwinnable at once. ``proof_first``: the complete search before the heuristic
     one (for a position expected lost, e.g. just before one proven lost: the proof then
-    often costs little, where the heuristic search would spend its whole budget)."""
+    often costs little, where the heuristic search would spend its whole budget).
+    ``known``: positions of the same deal known winnable; a start a move or two from one is
+    winnable at once (the moves, then its line), and every winnable verdict adds its line."""
     board = start.copy(keep_history=False)
     if board.is_won:
         return Decision(Verdict.WINNABLE, [], 0)
     if lost is not None and position_class(board) in lost:
         return Decision(Verdict.UNWINNABLE, [], 0, PROOF_RULES)
+    used = 0
+    if known is not None:
+        line, used = known.near(board)
+        if line is not None and _wins(board, line):
+            return Decision(Verdict.WINNABLE, line, used)
+    decision = _search(board, max_nodes, lost, proof_first)
+    decision = replace(decision, nodes=used + decision.nodes)
+    if known is not None and decision.winnable:
+        known.add(board, decision.line)
+    return decision
+
+
+def near_known_win(start: Board, known: KnownWins) -> Decision:
+    """Only ``decide``'s first look: winnable when a move or two lead onto a known winnable
+    position, else unknown (the positions played: ``nodes``)."""
+    board = start.copy(keep_history=False)
+    line, nodes = known.near(board)
+    if line is not None and _wins(board, line):
+        known.add(board, line)
+        return Decision(Verdict.WINNABLE, line, nodes)
+    return Decision(Verdict.UNKNOWN, [], nodes)
+
+
+def _search(board: Board, max_nodes: int, lost: set[bytes] | None, proof_first: bool) -> Decision:
     used = 0
     if proof_first:
         complete = prove_lost(board, max_nodes, lost)
@@ -122,4 +200,12 @@ def _wins(start: Board, line: list[str]) -> bool:
     return result.ok and result.won
 
 
-__all__ = ["DEFAULT_DECIDE_NODES", "Decision", "Verdict", "decide", "prove_lost"]
+__all__ = [
+    "DEFAULT_DECIDE_NODES",
+    "Decision",
+    "KnownWins",
+    "Verdict",
+    "decide",
+    "near_known_win",
+    "prove_lost",
+]

@@ -18,18 +18,27 @@ from tests.frontend.conftest import (
     DESKTOP,
     Daily,
     Server,
+    make_daily,
     make_player,
     start_server,
     stop_server,
     wait_for_server_sessions_to_end,
 )
 from tests.frontend.helpers import close_the_day, sign_in
+from tests.games.lost_play import LOST_SEED, LOST_VARIANT, losing_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture
+def daily(transactional_db: Any) -> Daily:
+    """Today's daily: the deal tests/games/lost_play.py loses."""
+    return make_daily(LOST_VARIANT, LOST_SEED)
+
+
 def lost_game(daily: Daily) -> int:
-    """10 actions of the solution, then 100 first-legal moves (no undo): no win is found."""
+    """The daily played wrong (tests/games/lost_play.py): a win is found early on, none at
+    the end."""
     from games.selectors import attempt_board
     from games.services.attempts import (
         attempt_push_actions,
@@ -39,16 +48,7 @@ def lost_game(daily: Daily) -> int:
 
     player = make_player("loser")
     attempt, _ = attempt_start_ranked(player=player, challenge_id=daily.challenge_id)
-    board = attempt_board(attempt)
-    log = list(daily.solution[:10])
-    for action in log:
-        board.push_text(action)
-    for _ in range(100):
-        moves = [m for m in board.legal_moves() if str(m) != "undo"]
-        if not moves or board.is_won:
-            break
-        board.push(moves[0])
-        log.append(str(moves[0]))
+    log = losing_log(attempt_board(attempt), list(daily.solution))
     attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=log)
     attempt_resign(attempt_id=attempt.pk, player=player)
     return int(attempt.pk)

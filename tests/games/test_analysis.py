@@ -22,7 +22,7 @@ from games.services.attempts import (
     attempt_start_ranked,
 )
 from games.solver.decide import Decision, Verdict
-from tests.factories import make_player
+from tests.factories import make_player, verified_deal
 from tests.games.api_support import (
     client_for,
     past_challenge_of,
@@ -31,11 +31,11 @@ from tests.games.api_support import (
     todays_challenge,
 )
 from tests.games.conftest import OTHER_QUICK_SEED
+from tests.games.lost_play import KEPT, LOST_SEED, LOST_VARIANT, losing_log
 
 pytestmark = pytest.mark.django_db
 
-KEPT_SOLUTION = 10  # actions of the deal's solution before the greedy play
-GREEDY = 100  # first-legal-move actions after them (no undo): no win is found after them
+KEPT_SOLUTION = KEPT  # actions of the deal's solution before the play that goes wrong
 
 
 @pytest.fixture(autouse=True)
@@ -45,29 +45,18 @@ def small_budget(settings: Any) -> None:
     settings.ANALYSIS_NODES = 1_000_000
 
 
-def greedy_line(board: engine.Board, count: int) -> list[str]:
-    played: list[str] = []
-    for _ in range(count):
-        moves = [m for m in board.legal_moves() if str(m) != "undo"]
-        if not moves or board.is_won:
-            break
-        board.push(moves[0])
-        played.append(str(moves[0]))
-    return played
-
-
 def practice_game(won: bool) -> tuple[Any, Attempt]:
-    solved_deal(pool="practice")
+    """A finished practice game: won (the spider1 deal's stored line), or lost
+    (tests/games/lost_play.py: Astrocyte deal 4 played wrong after its line's first actions)."""
     player = make_player()
-    attempt = attempt_start_practice(player=player)
-    line = solution_of(attempt.deal)
     if won:
-        actions = line
+        solved_deal(pool="practice")
+        attempt = attempt_start_practice(player=player)
+        actions = solution_of(attempt.deal)
     else:
-        board = attempt_board(attempt)
-        for action in line[:KEPT_SOLUTION]:
-            board.push_text(action)
-        actions = line[:KEPT_SOLUTION] + greedy_line(board, GREEDY)
+        verified_deal(LOST_VARIANT, LOST_SEED, pool="practice")
+        attempt = attempt_start_practice(player=player, variant=LOST_VARIANT)
+        actions = losing_log(attempt_board(attempt), solution_of(attempt.deal))
     attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
     attempt.refresh_from_db()
     if not attempt.is_over:
@@ -242,7 +231,11 @@ def _verdicts(
     asked: list[int] = []
 
     def decide(
-        board: engine.Board, max_nodes: int, lost: set[bytes] | None = None, first: bool = False
+        board: engine.Board,
+        max_nodes: int,
+        lost: set[bytes] | None = None,
+        first: bool = False,
+        known: object = None,
     ) -> Decision:
         step = len(board)  # attempt_board replays the log: one record an action
         asked.append(step)

@@ -10,7 +10,14 @@ import pytest
 
 from games.engine import Board, replay, replay_on
 from games.solver.complete import PROOF_RULES
-from games.solver.decide import Decision, Verdict, decide
+from games.solver.decide import (
+    NEAR_NODES,
+    Decision,
+    KnownWins,
+    Verdict,
+    decide,
+    near_known_win,
+)
 from games.solver.decide_cli import main
 from tests.solver.small_positions import small_position
 
@@ -58,6 +65,45 @@ def test_proof_first_still_finds_a_win_the_proof_search_misses() -> None:
     assert decision.winnable
     result = replay("spider1", 2, decision.line)
     assert result.ok and result.won
+
+
+def test_a_position_a_move_from_a_known_win_is_winnable_without_a_search() -> None:
+    """Known wins (every position along a line found): a position one move off the line is
+    winnable at once, its line the move back then the known rest, which the engine wins."""
+    deal = Board.deal("spider1", 2)
+    known = KnownWins()
+    first = decide(deal, 50_000, known=known)
+    assert first.winnable and known.lines
+    off = None
+    midway = deal.copy(keep_history=False)
+    for action in first.line:  # the first position along the line with a move off and back
+        off = next((b for b in _one_move_off(midway, action) if _back_in_one(b, midway)), None)
+        if off is not None:
+            break
+        midway.push_text(action)
+    assert off is not None
+    near = near_known_win(off, known)
+    assert near.winnable and 0 < near.nodes <= NEAR_NODES
+    result = replay_on(off.copy(keep_history=False), near.line)
+    assert result.ok and result.won
+    alone = near_known_win(off, KnownWins())
+    assert alone.verdict == Verdict.UNKNOWN and alone.nodes == 0
+
+
+def _one_move_off(board: Board, not_this: str) -> list[Board]:
+    children = []
+    for move in board.legal_moves():
+        if str(move) not in (not_this, "deal"):
+            child = board.copy(keep_history=False)
+            child.push(move)
+            children.append(child)
+    return children
+
+
+def _back_in_one(board: Board, target: Board) -> bool:
+    """A move of ``board`` leads back to ``target`` (the move off was a card moved, nothing
+    turned up)."""
+    return any(child.position_key() == target.position_key() for child in _one_move_off(board, ""))
 
 
 def test_a_win_only_the_complete_search_finds_is_shortened_and_checked() -> None:
