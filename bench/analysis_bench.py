@@ -30,22 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def lost_astrocyte() -> tuple[str, int, list[str], list[str]]:
     from games import engine
+    from tests.games.lost_play import losing_log
 
     solution = json.loads((ROOT / "tests/data/solutions.json").read_text())["astrocyte:4"]
-    board = engine.Board.deal("astrocyte", 4)
-    log = list(solution[:30])
-    for action in log:
-        board.push_text(action)
-    while len(log) < 300:
-        moves = [m for m in board.legal_moves() if str(m) != "undo"]
-        if not moves or board.is_won:
-            break
-        # deal the stock as soon as possible and fill the cells: play that goes wrong
-        deals = [m for m in moves if str(m) == "deal"]
-        to_cells = [m for m in moves if str(m).split("-")[-1].startswith("c")]
-        move = (deals or to_cells or moves)[0]
-        board.push(move)
-        log.append(str(move))
+    log = losing_log(engine.Board.deal("astrocyte", 4), solution, kept=30, played=270)
     return "astrocyte", 4, solution, log
 
 

@@ -17,12 +17,14 @@ KEPT = 10  # actions of the winning line first: positions the analysis finds win
 PLAYED = 60  # then this many going wrong
 
 
-def losing_log(board: engine.Board, solution: list[str]) -> list[str]:
+def losing_log(
+    board: engine.Board, solution: list[str], kept: int = KEPT, played: int = PLAYED
+) -> list[str]:
     """The actions of the lost game from ``board`` (deal 4's start), played on it."""
-    log = list(solution[:KEPT])
+    log = list(solution[:kept])
     for action in log:
         board.push_text(action)
-    for _ in range(PLAYED):
+    for _ in range(played):
         moves = board.legal_moves()
         if not moves or board.is_won:
             break
