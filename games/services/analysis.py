@@ -250,20 +250,29 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     steps = gallop_steps(n)
     AttemptAnalysis.objects.filter(pk=analysis.pk).update(planned=len(steps))
 
-    def analyse(step: int) -> _Found:
-        """Decide the position after ``step`` actions; one already left unknown is only
-        looked at again for a move or two onto a position since known winnable."""
-        if step in found and found[step].status == solver.UNKNOWN:
-            found[step] = _near_known_win(attempt, step, budget, found[step])
-        else:
-            proven_later = any(
-                s > step and position.status == solver.UNSOLVABLE for s, position in found.items()
-            )
-            found[step] = _solve(attempt, step, budget, proof_first=proven_later)
+    def record(step: int, position: _Found) -> _Found:
+        found[step] = position
         AttemptAnalysis.objects.filter(pk=analysis.pk).update(
             positions=_positions(found), planned=max(len(steps), len(found))
         )
-        return found[step]
+        return position
+
+    def analyse(step: int) -> _Found:
+        """Decide the position after ``step`` actions (proof first when a later one is
+        proven lost)."""
+        proven_later = any(
+            s > step and position.status == solver.UNSOLVABLE for s, position in found.items()
+        )
+        return record(step, _solve(attempt, step, budget, proof_first=proven_later))
+
+    def near_win(step: int) -> bool:
+        """Whether the position after ``step`` actions is a move or two from a known win
+        (recorded when it is; nothing is recorded of a position not won so)."""
+        before = found.get(step)
+        near = _near_known_win(attempt, step, budget, before)
+        if near is not None:
+            record(step, near)
+        return near is not None
 
     winnable_at: int | None = None
     for step in steps:
@@ -272,7 +281,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
             break
     lost_at = alternative = saved = None
     if not attempt.won and winnable_at is not None and winnable_at < n:
-        winnable_at = _walk_forward(winnable_at, n, found, analyse, budget)
+        winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
         if winnable_at < n:
             winnable_at = _walk_back(winnable_at, found, analyse, budget)
         # the nearest position after it with no win found (none: still winnable at the end)
@@ -312,32 +321,36 @@ def _walk_forward(
     winnable_at: int,
     n: int,
     found: dict[int, _Found],
-    analyse: Callable[[int], _Found],
+    near_win: Callable[[int], bool],
     budget: _Budget,
 ) -> int:
-    """The positions after ``winnable_at`` one by one while they are winnable: most are a
-    move or two from a position whose line is known (an idle move, a card moved and moved
-    back), so each costs a few thousand positions at most (``KnownWins.near``); the first
-    that is not stops the walk. The new ``winnable_at`` (``n``: still winnable at the end)."""
+    """The positions after ``winnable_at`` one by one while each is a move or two from a
+    known win (an idle move, a card moved and moved back: ``KnownWins.near``, a few thousand
+    positions at most, no search); the first that is not stops the walk, undecided (the
+    bisection that follows decides with a search). The new ``winnable_at`` (``n``: still
+    winnable at the end)."""
     step = winnable_at + 1
     while step <= n and budget.nodes_left > 0:
         if step in found and found[step].status == solver.UNSOLVABLE:
             break
-        if analyse(step).status != solver.SOLVED:
+        if not near_win(step):
             break
         winnable_at = step
         step += 1
     return winnable_at
 
 
-def _near_known_win(attempt: Attempt, step: int, budget: _Budget, before: _Found) -> _Found:
-    """A position left unknown, looked at again for a move or two onto a known win."""
+def _near_known_win(
+    attempt: Attempt, step: int, budget: _Budget, before: _Found | None
+) -> _Found | None:
+    """The position after ``step`` actions as winnable when a move or two lead onto a known
+    win, else None; the positions played are spent either way."""
     decision = near_known_win(attempt_board(attempt, upto=step), budget.known)
     budget.spend(decision.nodes)
-    nodes = before.nodes + decision.nodes
-    if decision.winnable:
-        return _Found(solver.SOLVED, list(decision.line), nodes, before.budget)
-    return _Found(before.status, before.moves, nodes, before.budget)
+    if not decision.winnable:
+        return None
+    nodes = decision.nodes + (before.nodes if before else 0)
+    return _Found(solver.SOLVED, list(decision.line), nodes, before.budget if before else 0)
 
 
 def _walk_back(

@@ -90,6 +90,32 @@ def test_a_lost_game_is_lost_at_an_action_whose_alternative_wins() -> None:
     assert result.error is None and result.board.is_won
 
 
+def test_a_game_given_up_while_winnable_is_found_still_winnable_at_its_end() -> None:
+    """Ten actions of the line, then a hundred first legal moves (cards moved to and fro):
+    the analysis walks from the last winnable position it found to the end, each position a
+    move or two from a known win, and names no losing action."""
+    solved_deal(pool="practice")
+    player = make_player()
+    attempt = attempt_start_practice(player=player)
+    board = attempt_board(attempt)
+    actions = solution_of(attempt.deal)[:KEPT_SOLUTION]
+    for action in actions:
+        board.push_text(action)
+    for _ in range(100):
+        move = board.legal_moves()[0]
+        board.push(move)
+        actions.append(str(move))
+    attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
+    attempt_resign(attempt_id=attempt.pk, player=player)
+    attempt.refresh_from_db()
+    analysis = analysed(attempt, player)
+    assert analysis.lost_at is None and not attempt.won
+    last = analysis.positions[-1]
+    assert last["step"] == len(actions) and last["status"] == "solved", analysis.positions
+    walked = [p for p in analysis.positions if p["status"] == "solved" and p["nodes"] <= 4_000]
+    assert len(walked) > 10  # most positions decided by the known lines, not by a search
+
+
 def test_a_won_game_says_what_the_shortest_line_saved() -> None:
     player, attempt = practice_game(won=True)
     assert attempt.won
