@@ -56,7 +56,7 @@ from games import solver
 from games.errors import AttemptNotOverError, NoAnalysisError, NotFoundError
 from games.models import Attempt, AttemptAnalysis
 from games.selectors import attempt_board, attempt_cards_public, attempt_for_replay
-from games.solver.decide import KnownWins, Verdict, decide, near_known_win
+from games.solver.decide import NEAR_NODES, KnownWins, Verdict, decide, near_known_win
 
 log = logging.getLogger(__name__)
 
@@ -349,8 +349,9 @@ def _near_known_win(
     budget.spend(decision.nodes)
     if not decision.winnable:
         return None
-    nodes = decision.nodes + (before.nodes if before else 0)
-    return _Found(solver.SOLVED, list(decision.line), nodes, before.budget if before else 0)
+    if before is None:
+        return _Found(solver.SOLVED, list(decision.line), decision.nodes, NEAR_NODES)
+    return _Found(solver.SOLVED, list(decision.line), before.nodes + decision.nodes, before.budget)
 
 
 def _walk_back(

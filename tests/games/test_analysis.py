@@ -114,6 +114,7 @@ def test_a_game_given_up_while_winnable_is_found_still_winnable_at_its_end() -> 
     assert last["step"] == len(actions) and last["status"] == "solved", analysis.positions
     walked = [p for p in analysis.positions if p["status"] == "solved" and p["nodes"] <= 4_000]
     assert len(walked) > 10  # most positions decided by the known lines, not by a search
+    assert all(p["budget"] > 0 for p in walked)  # a look of at most NEAR_NODES, not "spent"
 
 
 def test_a_won_game_says_what_the_shortest_line_saved() -> None:
