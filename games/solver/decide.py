@@ -132,6 +132,7 @@ def decide(
     if known is not None:
         line, used = known.near(board)
         if line is not None and _wins(board, line):
+            known.add(board, line)
             return Decision(Verdict.WINNABLE, line, used)
     decision = _search(board, max_nodes, lost, proof_first)
     decision = replace(decision, nodes=used + decision.nodes)
