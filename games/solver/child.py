@@ -152,13 +152,7 @@ def main() -> int:
     if request.get("mode") == "prove_lost":
         start = Board.deal(request["variant"], int(request["seed"]))
         decision = prove_lost(start, int(request["max_nodes"]))
-        fields = {
-            "verdict": str(decision.verdict),
-            "line": decision.line,
-            "nodes": decision.nodes,
-            "rules": list(decision.rules),
-        }
-        _emit({"decision": fields})
+        _emit({"decision": dataclasses.asdict(decision)})
         return 0
 
     def progress(report: Progress) -> None:

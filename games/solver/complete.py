@@ -86,7 +86,7 @@ def exhaust(start: Board, max_nodes: int, lost: set[bytes] | None = None) -> Exh
     board = start.copy(keep_history=False)
     if board.is_won:
         return Exhaustion([], False, 1)
-    return search_graph(_Positions(board), max_nodes, set() if lost is None else lost)
+    return search_graph(PositionGraph(board), max_nodes, set() if lost is None else lost)
 
 
 class Graph(Protocol[M]):
@@ -180,7 +180,7 @@ def search_graph(graph: Graph[M], max_nodes: int, lost: set[bytes]) -> Exhaustio
     return Exhaustion(None, True, nodes)
 
 
-class _Positions:
+class PositionGraph:
     """The game as a :class:`Graph`: a board, its classes by :func:`canonical_key`, the
     column chunks of the expanded positions along the line kept to key a child cheaply."""
 
@@ -255,4 +255,12 @@ def _ordered(board: Board) -> list[Move]:
     return moves
 
 
-__all__ = ["PROOF_RULES", "Exhaustion", "Graph", "exhaust", "position_class", "search_graph"]
+__all__ = [
+    "PROOF_RULES",
+    "Exhaustion",
+    "Graph",
+    "PositionGraph",
+    "exhaust",
+    "position_class",
+    "search_graph",
+]

@@ -130,10 +130,10 @@ def decide(
         return Decision(Verdict.UNWINNABLE, [], 0, PROOF_RULES)
     used = 0
     if known is not None:
-        line, used = known.near(board)
-        if line is not None and _wins(board, line):
-            known.add(board, line)
-            return Decision(Verdict.WINNABLE, line, used)
+        near = near_known_win(board, known)
+        if near.winnable:
+            return near
+        used = near.nodes
     decision = _search(board, max_nodes, lost, proof_first)
     decision = replace(decision, nodes=used + decision.nodes)
     if known is not None and decision.winnable:

@@ -14,9 +14,13 @@ from typing import Any
 import pytest
 
 from games.engine import Board, board_from_state, replay_on
-from games.solver import complete
-from games.solver.complete import PROOF_RULES, exhaust, position_class
-from games.solver.encoding import canonical_key, column_chunks
+from games.solver.complete import (
+    PROOF_RULES,
+    PositionGraph,
+    exhaust,
+    position_class,
+    search_graph,
+)
 from tests.solver.small_positions import TooLarge, brute_force_winnable, small_position
 
 BRUTE_FORCE_CAP = 20_000  # exact positions: each case below has fewer reachable
@@ -84,50 +88,32 @@ def test_no_class_it_calls_lost_holds_a_winnable_position(
 ) -> None:
     """Rule 6 (lost components): whatever the budget, and whether the search ends in a win,
     a proof or neither, no class it adds to ``lost`` holds a position the brute force wins
-    from. Each class is checked on the position the search expanded it from (the same
-    depth-first order replayed here), up to ``CHECKED`` classes a case."""
+    from. Each class is checked on the position the search expanded it from (recorded as it
+    searches), up to ``CHECKED`` classes a case."""
     board = small_position(variant, seed, **shape)
+    graph = RecordingGraph(board.copy(keep_history=False))
     lost: set[bytes] = set()
-    exhaust(board, budget, lost)
-    expanded = _expanded(board, budget)
-    assert lost <= expanded.keys()
+    search_graph(graph, budget, lost)
+    assert lost <= graph.positions.keys()
     checked = 0
-    for key in sorted(lost, key=lambda k: expanded[k][0])[:CHECKED]:
+    for key in sorted(lost, key=lambda k: graph.positions[k][0])[:CHECKED]:
         with contextlib.suppress(TooLarge):  # too large to tell: not counted
-            assert not brute_force_winnable(expanded[key][1], BRUTE_FORCE_CAP)
+            assert not brute_force_winnable(graph.positions[key][1], BRUTE_FORCE_CAP)
             checked += 1
     assert checked or not lost
 
 
-def _expanded(start: Board, budget: int) -> dict[bytes, tuple[int, Board]]:
-    """The classes the complete search expands from ``start`` within ``budget``, in its own
-    order (the same moves, keys and skips, without the bookkeeping of components), each with
-    its number and the position it was expanded from."""
-    board = start.copy(keep_history=False)
-    chunks = column_chunks(board)
-    expanded = {canonical_key(board, chunks): (0, board.copy(keep_history=False))}
-    pending = [complete._ordered(board)]
-    path = [chunks]
-    while pending and len(expanded) < budget:
-        if not pending[-1]:
-            pending.pop()
-            path.pop()
-            if pending:
-                board.pop()
-            continue
-        move = pending[-1].pop()
-        board.push(move)
-        if board.is_won:
-            break
-        chunks = complete._child_chunks(board, move, path[-1])
-        key = canonical_key(board, chunks)
-        if key in expanded:
-            board.pop()
-            continue
-        expanded[key] = (len(expanded), board.copy(keep_history=False))
-        pending.append(complete._ordered(board))
-        path.append(chunks)
-    return expanded
+class RecordingGraph(PositionGraph):
+    """The complete search's own graph, keeping each class it expands with its number (the
+    order of expansion) and the position it was expanded from."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__(board)
+        self.positions = {self.key(): (0, board.copy(keep_history=False))}
+
+    def expanded(self) -> None:
+        super().expanded()
+        self.positions[self.key()] = (len(self.positions), self.board.copy(keep_history=False))
 
 
 @pytest.mark.parametrize(
