@@ -157,7 +157,7 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "The solver's time limit per deal; past it the deal is 'unknown'.",
     ),
     "SOLVER_IMPROVE_NODES": Variable(
-        2_000_000,  # games.solver's DEFAULT_IMPROVE_NODES, its command line's (tests/solver)
+        3_000_000,  # games.solver's DEFAULT_IMPROVE_NODES, its command line's (tests/solver)
         "Positions the solver may search for a shorter line once a deal is proven (the par), "
         "within SOLVER_SECONDS; 0 keeps the first line.",
     ),

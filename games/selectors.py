@@ -241,6 +241,7 @@ def challenge_detail(
             "start_state": engine.board_state(board),
             "solution": list(deal.solution or []),
             "improve_nodes": deal.solver_improve_nodes,
+            "solver_version": deal.solver_version,
         }
     else:
         body["revealed"] = None

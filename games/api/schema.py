@@ -68,6 +68,10 @@ class RevealedDealSerializer(serializers.Serializer[Any]):
         help_text="The solver's improve budget this solution was found with: "
         "`python -m games.solver VARIANT SEED --improve-nodes N` prints it again (the par).",
     )
+    solver_version = serializers.CharField(
+        help_text="The solver's SOLVER_VERSION that proved the deal: the command prints this "
+        "solution again when run by that version (a later one may find a shorter line)."
+    )
 
 
 class ChallengeSerializer(serializers.Serializer[Any]):

@@ -118,6 +118,7 @@ def assert_everything_public_once_the_day_is_over(
         "start_state": whole,
         "solution": deal.solution,
         "improve_nodes": deal.solver_improve_nodes,
+        "solver_version": deal.solver_version,
     }
     detail = client.get(f"{api}/attempts/{attempt.pk}/").json()
     assert detail["end_reason"] == "day_closed" and detail["deal_revealed"] is True

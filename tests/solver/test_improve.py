@@ -8,6 +8,7 @@ from typing import Any
 from games.engine import Board, Move, replay
 from games.solver import solve, verify
 from games.solver.beam import beam_search, best_per_deal_count
+from games.solver.improve import improve
 from games.solver.search import Progress
 from games.solver.shorten import drop_by_identity, two_move_shortcuts
 from games.solver.staged import BeamRound, staged_search
@@ -221,3 +222,22 @@ def test_the_improve_phase_reports_the_best_line_as_it_shortens() -> None:
     assert [r.nodes for r in improving] == sorted(r.nodes for r in improving)
     assert all(result.par <= r.par <= result.first_par for r in improving if r.par)
     assert improving[-1].nodes <= result.improve_nodes
+
+
+def test_the_beam_again_from_later_positions_shortens_the_rest_of_the_line() -> None:
+    # Spider 4 suits deal 6: the width-50 beam from the deal gives 156 moves; the same beam
+    # from every 10th position of that line, bounded by what is left of it, gives 139
+    start, line = _line("spider4", 6)
+    limits: dict[str, Any] = {
+        "deadline": time.perf_counter() + 600,
+        "max_nodes": 10**7,
+        "memory_cap_bytes": 10**9,
+    }
+    beam_alone = improve(start, line, steps=(("beam", 50, 400_000),), **limits)
+    then_suffixes = improve(
+        start, line, steps=(("beam", 50, 400_000), ("suffix", 50, 10, 400_000)), **limits
+    )
+    assert len(beam_alone.moves) < len(line)
+    assert len(then_suffixes.moves) < len(beam_alone.moves) - 5
+    assert then_suffixes.nodes <= beam_alone.nodes + 400_000 + 1_000
+    assert _wins("spider4", 6, then_suffixes.moves)
