@@ -21,9 +21,12 @@ test("a proven losing action is said plainly", () => {
   assert.doesNotMatch(text, /as far as/);
 });
 
-test("a proof that a later position's proof covered whole names no count", () => {
+test("a proof that later positions' proofs covered whole says so, with no count", () => {
   const analysis = done([at(0, "solved"), at(6, "solved"), at(7, "unsolvable", 0), at(9, "unsolvable", 800)], { lost_at: { index: 6, action: "t1-t2", proven: true } });
-  assert.equal(lostVerdict(analysis, false), "The game was lost here: action 7, t1-t2. After it no win exists (proven).");
+  assert.equal(
+    lostVerdict(analysis, false),
+    "The game was lost here: action 7, t1-t2. After it no win exists (proven by the proofs of the positions after it).",
+  );
 });
 
 test("an unproven losing action is 'as far as the analysis could tell', naming the budget", () => {

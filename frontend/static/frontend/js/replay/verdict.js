@@ -4,10 +4,11 @@
 
 const count = (n) => Number(n).toLocaleString("en-US");
 
-// The positions a decided position's proof searched, as words ("" when not recorded, or 0:
-// every position reachable from it was among those a later position's proof had covered).
+// The positions a decided position's proof searched, as words ("" when not recorded). 0: every
+// position reachable from it was among those the proofs of later positions had covered.
 function searched(position) {
-  return position && Number.isInteger(position.nodes) && position.nodes > 0 ? `: ${count(position.nodes)} positions searched` : "";
+  if (!position || !Number.isInteger(position.nodes)) return "";
+  return position.nodes > 0 ? `: ${count(position.nodes)} positions searched` : " by the proofs of the positions after it";
 }
 
 // The budget a position had, as words: "its budget of N positions" or "the analysis's budget".
