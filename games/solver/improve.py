@@ -132,6 +132,13 @@ class _Improver:
             self.result.moves = line
             self.result.found += 1
 
+    def after(self, prefix: int) -> Board:
+        """The position after the best line's first ``prefix`` moves."""
+        board = self.start.copy(keep_history=False)
+        for move in self.result.moves[:prefix]:
+            board.push(move)
+        return board
+
     def staged(self, cost: int, beam: int, stage_nodes: int, final_nodes: int) -> None:
         for weights in self.portfolio:
             search = StagedSearch(
@@ -154,9 +161,7 @@ class _Improver:
         best = self.result.moves
         deals = [i for i, move in enumerate(best) if move.src == DEAL_CODE]
         last = deals[-1] + 1 if deals else 0
-        board = self.start.copy(keep_history=False)
-        for move in best[:last]:
-            board.push(move)
+        board = self.after(last)
         left = self.left()
         outcome = best_first(
             board,
@@ -184,10 +189,7 @@ class _Improver:
         # earlier beams more tightly (the positions before a cut are unchanged)
         prefix = (len(self.result.moves) // every - 1) * every
         while prefix > 0 and self.result.nodes < until:
-            board = self.start.copy(keep_history=False)
-            for move in self.result.moves[:prefix]:
-                board.push(move)
-            self._beam_from(board, prefix, width, until - self.result.nodes)
+            self._beam_from(self.after(prefix), prefix, width, until - self.result.nodes)
             prefix -= every
 
     def _beam_from(self, board: Board, prefix: int, width: int, nodes: int) -> None:
