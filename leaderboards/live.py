@@ -187,8 +187,10 @@ class Broadcaster:
         await self._release(kind, challenge_id)
         if kind == "board":
             payload = await in_worker_thread(board_payload, challenge_id)
-            await send(group_name(challenge_id), "board.update", payload)
+            # Counted before the send: a watcher can read the board (and a scrape follow)
+            # before this coroutine resumes after the group send.
             BOARDS_PUSHED.inc()
+            await send(group_name(challenge_id), "board.update", payload)
             await self._flush_leagues(challenge_id)
             return
         rows = await in_worker_thread(progress_buffer.take, _prefix(), challenge_id)
