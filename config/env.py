@@ -287,7 +287,7 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "answering 503.",
     ),
     "ANALYSIS_SECONDS": Variable(
-        300.0,
+        600.0,
         "Worker time one game analysis may take before its job is stopped (Celery's limit, and "
         "when asking again starts it over); never decides a verdict: the node budgets do.",
     ),

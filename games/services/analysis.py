@@ -15,9 +15,13 @@ they are proven lost (``_walk_back``: every proof adds its lost classes to one s
 game, ``_Budget.lost``, so the proof of the position before costs little); a winnable
 position met there is the losing action, proven. Then it bisects between the last winnable
 position and the nearest position with no win found, assuming winnability is monotone along
-the game (once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns to a
-position seen before); the answer then is still a position with a win found followed by an
-action after which none was found.
+the game (once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns
+to a position seen before); the answer then is still a position with a win found followed by
+an action after which none was found. A round that ends next to a position neither won nor
+proven lost is followed by another with ``ESCALATION`` times the budget a position
+(``_losing_action``), while the job has the nodes: the positions still unknown are decided
+again as it meets them, each with the one phase its side needs (the heuristic search nearer
+the last win, the complete search nearer the first proof), so the two sides close in.
 
 Each position is decided (``games.solver.decide``): winnable with a line the engine replays
 to a win (``solved``), proven lost by the complete search (``unsolvable``), or ``unknown``
@@ -190,6 +194,11 @@ def gallop_steps(n: int) -> list[int]:
     return steps
 
 
+# A round that ends next to a position neither won nor proven lost is followed by one whose
+# positions get this many times the budget (while the job has nodes left).
+ESCALATION = 4
+
+
 class _Budget:
     """The job's positions (nodes) left: each position gets at most
     ``ANALYSIS_POSITION_NODES`` of them, the job ``ANALYSIS_NODES`` in all; no clock."""
@@ -197,6 +206,7 @@ class _Budget:
     def __init__(self) -> None:
         self.start = time.monotonic()  # for worker_seconds only: never for a verdict
         self.nodes_left = int(settings.ANALYSIS_NODES)
+        self.position_nodes = int(settings.ANALYSIS_POSITION_NODES)
         # Classes of this deal's positions proven lost so far: a later position's proof
         # serves the earlier ones (games.solver.complete.exhaust).
         self.lost: set[bytes] = set()
@@ -205,7 +215,15 @@ class _Budget:
         self.known = KnownWins()
 
     def for_position(self) -> int:
-        return min(int(settings.ANALYSIS_POSITION_NODES), self.nodes_left)
+        return min(self.position_nodes, self.nodes_left)
+
+    def escalate(self) -> bool:
+        """The next round's budget a position: ``ESCALATION`` times this round's (False, and
+        no round, once a position may already have all the job's nodes left)."""
+        if self.position_nodes <= 0 or self.position_nodes >= self.nodes_left:
+            return False
+        self.position_nodes *= ESCALATION
+        return True
 
     def spend(self, nodes: int) -> None:
         self.nodes_left = max(0, self.nodes_left - nodes)
@@ -237,7 +255,9 @@ def _solve(attempt: Attempt, step: int, budget: _Budget, proof_first: bool = Fal
     nodes = budget.for_position()
     if nodes <= 0:
         return _Found(solver.UNKNOWN, [], 0, 0)
-    decision = decide(board, nodes, budget.lost, proof_first, budget.known)
+    # A later round's position gets only the phase its frontier needs (ESCALATION).
+    one_phase = budget.position_nodes > int(settings.ANALYSIS_POSITION_NODES)
+    decision = decide(board, nodes, budget.lost, proof_first, budget.known, one_phase)
     budget.spend(decision.nodes)
     return _Found(str(_STATUS[decision.verdict]), list(decision.line), decision.nodes, nodes)
 
@@ -258,12 +278,29 @@ def _analyse(analysis: AttemptAnalysis) -> None:
         return position
 
     def analyse(step: int) -> _Found:
-        """Decide the position after ``step`` actions (proof first when a later one is
-        proven lost)."""
-        proven_later = any(
-            s > step and position.status == solver.UNSOLVABLE for s, position in found.items()
+        """Decide the position after ``step`` actions, proof first when a position proven
+        lost after it is at least as near as any winnable one before it."""
+        lost_after = min(
+            (s for s, p in found.items() if s > step and p.status == solver.UNSOLVABLE),
+            default=None,
         )
-        return record(step, _solve(attempt, step, budget, proof_first=proven_later))
+        won_before = max(
+            (s for s, p in found.items() if s < step and p.status == solver.SOLVED), default=None
+        )
+        proof_first = lost_after is not None and (
+            won_before is None or lost_after - step <= step - won_before
+        )
+        return record(step, _solve(attempt, step, budget, proof_first=proof_first))
+
+    def decided(step: int) -> _Found:
+        """The position's decision: the one found, unless it was unknown with a smaller
+        budget than a position gets now (a later round's): then decided again."""
+        position = found.get(step)
+        if position is None or (
+            position.status == solver.UNKNOWN and position.budget < budget.for_position()
+        ):
+            return analyse(step)
+        return position
 
     def near_win(step: int) -> bool:
         """Whether the position after ``step`` actions is a move or two from a known win
@@ -281,17 +318,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
             break
     lost_at = alternative = saved = None
     if not attempt.won and winnable_at is not None and winnable_at < n:
-        winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
-        if winnable_at < n:
-            winnable_at = _walk_back(winnable_at, found, analyse, budget)
-        # the nearest position after it with no win found (none: still winnable at the end)
-        lost_step = min((s for s in found if s > winnable_at), default=winnable_at)
-        while lost_step - winnable_at > 1 and budget.nodes_left > 0:
-            middle = (winnable_at + lost_step) // 2
-            if analyse(middle).status == solver.SOLVED:
-                winnable_at = middle
-            else:
-                lost_step = middle
+        winnable_at, lost_step = _losing_action(winnable_at, n, found, decided, near_win, budget)
         if lost_step - winnable_at == 1:
             lost_at = {
                 "index": winnable_at,
@@ -315,6 +342,42 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     analysis.status = AttemptAnalysis.Status.DONE
     analysis.finished_at = timezone.now()
     analysis.save()
+
+
+def _losing_action(
+    winnable_at: int,
+    n: int,
+    found: dict[int, _Found],
+    decided: Callable[[int], _Found],
+    near_win: Callable[[int], bool],
+    budget: _Budget,
+) -> tuple[int, int]:
+    """The last winnable position and the one after it (``n, n``: still winnable at the
+    end), in rounds. A round walks forward from the last winnable position, walks back from
+    the earliest proven lost, then bisects between the last winnable position and the
+    nearest after it with no win found. A round that ends next to a position neither won
+    nor proven lost is followed by another whose positions get ``ESCALATION`` times the
+    budget, its unknown positions decided again as it meets them, while the job has
+    nodes left: the two frontiers close in until they meet (proven) or the nodes run out."""
+    while True:
+        winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
+        if winnable_at >= n:
+            return n, n
+        winnable_at = _walk_back(winnable_at, found, decided, budget)
+        # the nearest position after it with no win found, decided with this round's budget
+        lost_step = min((s for s in found if s > winnable_at), default=n)
+        if decided(lost_step).status == solver.SOLVED:
+            winnable_at = lost_step
+            continue
+        while lost_step - winnable_at > 1 and budget.nodes_left > 0:
+            middle = (winnable_at + lost_step) // 2
+            if decided(middle).status == solver.SOLVED:
+                winnable_at = middle
+            else:
+                lost_step = middle
+        proven = found[lost_step].status == solver.UNSOLVABLE
+        if lost_step - winnable_at > 1 or proven or not budget.escalate():
+            return winnable_at, lost_step
 
 
 def _walk_forward(
@@ -355,7 +418,7 @@ def _near_known_win(
 
 
 def _walk_back(
-    winnable_at: int, found: dict[int, _Found], analyse: Callable[[int], _Found], budget: _Budget
+    winnable_at: int, found: dict[int, _Found], decided: Callable[[int], _Found], budget: _Budget
 ) -> int:
     """From the earliest position proven lost after ``winnable_at``, the positions before it
     one by one, proof first (each proof shortened by the later ones': ``_Budget.lost``),
@@ -367,7 +430,7 @@ def _walk_back(
         return winnable_at
     step = min(proven) - 1
     while step > winnable_at and budget.nodes_left > 0:
-        status = found[step].status if step in found else analyse(step).status
+        status = decided(step).status
         if status == solver.SOLVED:
             return step
         if status != solver.UNSOLVABLE:

@@ -114,6 +114,7 @@ def decide(
     lost: set[bytes] | None = None,
     proof_first: bool = False,
     known: KnownWins | None = None,
+    one_phase: bool = False,
 ) -> Decision:
     """The verdict on ``start`` (left alone; its history is not part of the position) with
     ``max_nodes`` positions for each phase. ``lost``: classes of the same deal proven lost
@@ -122,7 +123,9 @@ def decide(
     one (for a position expected lost, e.g. just before one proven lost: the proof then
     often costs little, where the heuristic search would spend its whole budget).
     ``known``: positions of the same deal known winnable; a start a move or two from one is
-    winnable at once (the moves, then its line), and every winnable verdict adds its line."""
+    winnable at once (the moves, then its line), and every winnable verdict adds its line.
+    ``one_phase``: only the first phase (the complete search when ``proof_first``, else the
+    heuristic one), for a caller that knows which of the two a position needs."""
     board = start.copy(keep_history=False)
     if board.is_won:
         return Decision(Verdict.WINNABLE, [], 0)
@@ -134,7 +137,7 @@ def decide(
         if near.winnable:
             return near
         used = near.nodes
-    decision = _search(board, max_nodes, lost, proof_first)
+    decision = _search(board, max_nodes, lost, proof_first, one_phase)
     decision = replace(decision, nodes=used + decision.nodes)
     if known is not None and decision.winnable:
         known.add(board, decision.line)
@@ -152,18 +155,20 @@ def near_known_win(start: Board, known: KnownWins) -> Decision:
     return Decision(Verdict.UNKNOWN, [], nodes)
 
 
-def _search(board: Board, max_nodes: int, lost: set[bytes] | None, proof_first: bool) -> Decision:
+def _search(
+    board: Board, max_nodes: int, lost: set[bytes] | None, proof_first: bool, one_phase: bool
+) -> Decision:
     used = 0
     if proof_first:
         complete = prove_lost(board, max_nodes, lost)
-        if complete.verdict != Verdict.UNKNOWN:
+        if complete.verdict != Verdict.UNKNOWN or one_phase:
             return complete
         used = complete.nodes
     found = solve(board, seconds=NO_TIME_LIMIT, max_nodes=max_nodes)
     used += min(found.nodes, max_nodes)
     if found.solved and _wins(board, found.moves):
         return Decision(Verdict.WINNABLE, list(found.moves), used)
-    if proof_first:
+    if proof_first or one_phase:
         return Decision(Verdict.UNKNOWN, [], used)
     complete = prove_lost(board, max_nodes, lost)
     return replace(complete, nodes=used + complete.nodes)

@@ -89,6 +89,7 @@ def start_server(
         ANALYSIS_SECONDS="600",
         ANALYSIS_POSITION_SECONDS="120",
         ANALYSIS_POSITION_NODES="20000",
+        ANALYSIS_NODES="400000",
     )
     redis_url = server_redis_url(settings.REDIS_URL)
     if redis_url:

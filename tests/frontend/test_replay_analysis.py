@@ -60,6 +60,7 @@ BUDGET = {
     "ANALYSIS_SECONDS": "600",
     "ANALYSIS_POSITION_SECONDS": "120",
     "ANALYSIS_POSITION_NODES": "20000",
+    "ANALYSIS_NODES": "400000",
 }
 
 
@@ -111,7 +112,8 @@ def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
     )
     after = next(p for p in answer["positions"] if p["step"] == answer["lost_at"]["index"] + 1)
     assert answer["lost_at"]["proven"] is (after["status"] == "unsolvable")
-    assert after["nodes"] > 0 and after["budget"] == int(BUDGET["ANALYSIS_POSITION_NODES"])
+    # (a later round gives a position still unknown four times the budget, and so on)
+    assert after["nodes"] > 0 and after["budget"] >= int(BUDGET["ANALYSIS_POSITION_NODES"])
     lost_text = page.locator("#analysis-lost")
     if answer["lost_at"]["proven"]:
         expect(lost_text).to_contain_text(f"proven: {after['nodes']:,} positions searched")

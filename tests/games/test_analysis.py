@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from django.test import Client
@@ -245,17 +245,27 @@ def test_with_workers_the_analysis_runs_on_a_worker(celery_worker: Any) -> None:
     assert AttemptAnalysis.objects.count() == 1
 
 
+class Asked(NamedTuple):
+    step: int
+    nodes: int  # the budget it was asked with
+    proof_first: bool
+    one_phase: bool
+    spent: int  # the nodes its decision searched
+
+
 def _verdicts(
     monkeypatch: pytest.MonkeyPatch,
     winnable_upto: int | None,
     proof_first: set[int] | None = None,
-    undecided: frozenset[int] = frozenset(),
+    needs: dict[int, int] | None = None,
+    log: list[Asked] | None = None,
 ) -> list[int]:
     """``decide`` replaced: the position after ``k`` actions is winnable (a line of one
-    placeholder action) for ``k <= winnable_upto``, unknown for ``k`` in ``undecided``,
-    proven lost otherwise; the steps asked (and, in ``proof_first``, those asked to try the
-    proof first)."""
+    placeholder action) for ``k <= winnable_upto``, proven lost otherwise, and unknown
+    (its whole budget spent) when asked with fewer nodes than ``needs[k]``; the steps asked
+    (and, in ``proof_first``, those asked to try the proof first; in ``log``, every ask)."""
     asked: list[int] = []
+    needs = needs or {}
 
     def decide(
         board: engine.Board,
@@ -263,17 +273,22 @@ def _verdicts(
         lost: set[bytes] | None = None,
         first: bool = False,
         known: object = None,
+        one_phase: bool = False,
     ) -> Decision:
         step = len(board)  # attempt_board replays the log: one record an action
         asked.append(step)
         assert lost is not None  # one set for the whole game
         if first and proof_first is not None:
             proof_first.add(step)
-        if winnable_upto is not None and step <= winnable_upto:
-            return Decision(Verdict.WINNABLE, ["deal"], 10)
-        if step in undecided:
-            return Decision(Verdict.UNKNOWN, [], max_nodes)
-        return Decision(Verdict.UNWINNABLE, [], 10, ("transpositions",))
+        if max_nodes < needs.get(step, 0):
+            decision = Decision(Verdict.UNKNOWN, [], max_nodes)
+        elif winnable_upto is not None and step <= winnable_upto:
+            decision = Decision(Verdict.WINNABLE, ["deal"], 10)
+        else:
+            decision = Decision(Verdict.UNWINNABLE, [], 10, ("transpositions",))
+        if log is not None:
+            log.append(Asked(step, max_nodes, first, one_phase, decision.nodes))
+        return decision
 
     monkeypatch.setattr(analysis_service, "decide", decide)
     return asked
@@ -298,22 +313,58 @@ def test_the_losing_action_is_proven_when_the_position_after_it_is_proven_lost(
     assert sorted(asked) == sorted(by_step)  # each position decided once
 
 
-def test_a_position_neither_won_nor_proven_before_the_proven_ones_leaves_the_loss_unproven(
+def test_a_position_neither_won_nor_proven_by_any_budget_leaves_the_loss_unproven(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Walking back from the first position proven lost stops at one the budget could not
-    decide: the losing action is then only "as far as the analysis could tell"."""
+    decide; rounds with four times the budget a position ask again, each only its
+    frontier's phase, while the job's nodes allow a bigger budget: the losing action is then
+    only "as far as the analysis could tell"."""
     player, attempt = practice_game(won=False)
     index = KEPT_SOLUTION + 3
-    asked = _verdicts(
-        monkeypatch, winnable_upto=index, undecided=frozenset(range(index + 1, index + 4))
-    )
+    log: list[Asked] = []
+    never = dict.fromkeys(range(index + 1, index + 4), 10**12)
+    _verdicts(monkeypatch, winnable_upto=index, needs=never, log=log)
     analysis = analysed(attempt, player)
     assert analysis.lost_at == {"index": index, "action": attempt.log[index], "proven": False}
-    by_step = {p["step"]: p["status"] for p in analysis.positions}
-    assert by_step[index] == "solved" and by_step[index + 1] == "unknown"
-    assert by_step[index + 4] == "unsolvable"  # walked back to it, one position at a time
-    assert sorted(asked) == sorted(by_step)
+    by_step = {p["step"]: p for p in analysis.positions}
+    assert by_step[index]["status"] == "solved" and by_step[index + 1]["status"] == "unknown"
+    assert by_step[index + 4]["status"] == "unsolvable"  # walked back to it
+    first_round = [a for a in log if a.nodes == 20_000]
+    assert [a.step for a in first_round].count(index + 1) == 1
+    later = [a for a in log if a.nodes != 20_000]
+    assert later and all(a.one_phase for a in later) and not any(a.one_phase for a in first_round)
+    # each frontier asked again with 80,000 then 320,000 nodes; the 160,000 or so left after
+    # that would not be more than a position already had, so no round uses them
+    assert [a.nodes for a in later if a.step == index + 3] == [80_000, 320_000]
+    assert [a.nodes for a in later if a.step == index + 1] == [80_000, 320_000]
+    assert all(a.proof_first for a in later if a.step == index + 3)  # next to the proof
+    assert not any(a.proof_first for a in later if a.step == index + 1)  # next to the win
+    assert 640_000 < sum(a.spent for a in log) <= 1_000_000  # within the job's budget
+
+
+@pytest.mark.parametrize("winnable_upto", [KEPT_SOLUTION + 3, KEPT_SOLUTION + 5])
+def test_a_later_round_with_more_nodes_decides_what_the_first_could_not(
+    monkeypatch: pytest.MonkeyPatch, winnable_upto: int
+) -> None:
+    """The positions between the last win found and the first proof need four times the
+    first round's budget: the second round decides them, from either side, and the losing
+    action is proven (after ``winnable_upto`` actions, not at the first unknown)."""
+    player, attempt = practice_game(won=False)
+    gap = range(KEPT_SOLUTION + 4 - 3, KEPT_SOLUTION + 7)
+    log: list[Asked] = []
+    _verdicts(monkeypatch, winnable_upto=winnable_upto, needs=dict.fromkeys(gap, 80_000), log=log)
+    analysis = analysed(attempt, player)
+    assert analysis.lost_at == {
+        "index": winnable_upto,
+        "action": attempt.log[winnable_upto],
+        "proven": True,
+    }
+    by_step = {p["step"]: p for p in analysis.positions}
+    assert by_step[winnable_upto + 1]["status"] == "unsolvable"
+    decided_later = [by_step[s] for s in (winnable_upto, winnable_upto + 1) if s in gap]
+    assert decided_later and all(p["budget"] == 80_000 for p in decided_later)
+    assert max(a.nodes for a in log) == 80_000  # no third round: it was decided
 
 
 def test_a_game_whose_deal_is_proven_lost_was_never_winnable(
