@@ -207,6 +207,7 @@ class _Budget:
         self.start = time.monotonic()  # for worker_seconds only: never for a verdict
         self.nodes_left = int(settings.ANALYSIS_NODES)
         self.position_nodes = int(settings.ANALYSIS_POSITION_NODES)
+        self.later_round = False  # a round after the first: one phase a position
         # Classes of this deal's positions proven lost so far: a later position's proof
         # serves the earlier ones (games.solver.complete.exhaust).
         self.lost: set[bytes] = set()
@@ -223,6 +224,7 @@ class _Budget:
         if self.position_nodes <= 0 or self.position_nodes >= self.nodes_left:
             return False
         self.position_nodes *= ESCALATION
+        self.later_round = True
         return True
 
     def spend(self, nodes: int) -> None:
@@ -256,8 +258,7 @@ def _solve(attempt: Attempt, step: int, budget: _Budget, proof_first: bool = Fal
     if nodes <= 0:
         return _Found(solver.UNKNOWN, [], 0, 0)
     # A later round's position gets only the phase its frontier needs (ESCALATION).
-    one_phase = budget.position_nodes > int(settings.ANALYSIS_POSITION_NODES)
-    decision = decide(board, nodes, budget.lost, proof_first, budget.known, one_phase)
+    decision = decide(board, nodes, budget.lost, proof_first, budget.known, budget.later_round)
     budget.spend(decision.nodes)
     return _Found(str(_STATUS[decision.verdict]), list(decision.line), decision.nodes, nodes)
 
