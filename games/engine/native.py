@@ -32,6 +32,7 @@ MODULES = (
     "engine/moves.py",
     "engine/variants.py",
     "solver/beam.py",
+    "solver/complete.py",
     "solver/encoding.py",
     "solver/heuristic.py",
     "solver/improve.py",

@@ -34,13 +34,14 @@ foundation last.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from games.engine import Board, Move
 from games.engine.moves import CELL, DEAL_CODE, FOUNDATION
 
+from .clock import offer_lock
 from .encoding import Chunk, canonical_key, column_chunk, column_chunks
+from .outcome import Exhaustion
 
 PROOF_RULES = (
     "transpositions",
@@ -53,20 +54,6 @@ PROOF_RULES = (
 
 
 M = TypeVar("M")
-
-
-@dataclass(frozen=True, slots=True)
-class Exhaustion(Generic[M]):
-    """What :func:`exhaust` found: a winning line, a proof of loss (``exhausted``), or
-    neither (the budget ran out). ``nodes``: position classes expanded, the start included."""
-
-    moves: list[M] | None
-    exhausted: bool
-    nodes: int
-
-    @property
-    def won(self) -> bool:
-        return self.moves is not None
 
 
 def position_class(board: Board) -> bytes:
@@ -174,6 +161,7 @@ def search_graph(graph: Graph[M], max_nodes: int, lost: set[bytes]) -> Exhaustio
         nodes += 1
         line.append(move)
         graph.expanded()
+        offer_lock()  # compiled, the search holds the interpreter lock otherwise (clock.py)
         pending.append(graph.moves())
         path_keys.append(key)
         low.append(nodes - 1)

@@ -3,6 +3,7 @@ plays and solves exactly as the Python source does."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -130,18 +132,34 @@ def test_the_compiled_encoding_keeps_no_garbage() -> None:
         assert sys.getallocatedblocks() - before < 500, name
 
 
-@pytest.mark.native
-def test_a_compiled_search_lets_the_other_threads_run() -> None:
-    """Compiled code never offers the interpreter lock by itself: the embedded run's request
-    threads (its verifier shares their process) got no answer out while it searched, until
-    the searches called the interpreted ``games/solver/clock.py`` at each expansion."""
-    from games.solver import search, solve
+def _solve() -> None:
+    from games.solver import solve
 
-    assert search.__file__.endswith(native.EXTENSION)
+    solve(("spider4", 13), seconds=60, max_nodes=40_000)
+
+
+def _prove() -> None:
+    from games.engine import Board
+    from games.solver.complete import exhaust
+
+    exhaust(Board.deal("spider4", 13), 40_000)
+
+
+@pytest.mark.native
+@pytest.mark.parametrize(("module", "search"), [("search", _solve), ("complete", _prove)])
+def test_a_compiled_search_lets_the_other_threads_run(
+    module: str, search: Callable[[], None]
+) -> None:
+    """Compiled code never offers the interpreter lock by itself: the embedded run's request
+    threads (its verifier and its analysis share their process) got no answer out while it
+    searched, until the searches called the interpreted ``games/solver/clock.py`` at each
+    expansion. Both searches: the solver's, and the complete search of a proof of loss."""
+    compiled = importlib.import_module(f"games.solver.{module}").__file__
+    assert compiled is not None and compiled.endswith(native.EXTENSION)
     finished = threading.Event()
 
     def verify() -> None:
-        solve(("spider4", 13), seconds=60, max_nodes=40_000)
+        search()
         finished.set()
 
     worker = threading.Thread(target=verify)

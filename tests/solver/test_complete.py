@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import Board, board_from_state, replay_on
+from games.engine import Board, Move, board_from_state, replay_on
 from games.solver.complete import (
     PROOF_RULES,
     PositionGraph,
@@ -103,17 +103,34 @@ def test_no_class_it_calls_lost_holds_a_winnable_position(
     assert checked or not lost
 
 
-class RecordingGraph(PositionGraph):
-    """The complete search's own graph, keeping each class it expands with its number (the
-    order of expansion) and the position it was expanded from."""
+class RecordingGraph:
+    """The complete search's own graph (a :class:`PositionGraph`, wrapped: the compiled
+    build's classes take no interpreted subclass), keeping each class it expands with its
+    number (the order of expansion) and the position it was expanded from."""
 
     def __init__(self, board: Board) -> None:
-        super().__init__(board)
+        self.graph = PositionGraph(board)
+        self.board = board
         self.positions = {self.key(): (0, board.copy(keep_history=False))}
 
+    def key(self) -> bytes:
+        return self.graph.key()
+
+    def moves(self) -> list[Move]:
+        return self.graph.moves()
+
+    def enter(self, move: Move) -> bool:
+        return self.graph.enter(move)
+
+    def leave(self) -> None:
+        self.graph.leave()
+
     def expanded(self) -> None:
-        super().expanded()
+        self.graph.expanded()
         self.positions[self.key()] = (len(self.positions), self.board.copy(keep_history=False))
+
+    def finished(self) -> None:
+        self.graph.finished()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,59 @@
+"""Speed of the complete search, the search behind proofs of loss (docs/solver.md, "Proofs
+of loss"): classes of positions expanded a second of CPU, from the opening deal of a few
+seeds of each variant, up to a budget (the classes are the same on every run and machine,
+only the seconds differ; a search that finds a win stops early). A variant's figure is its
+searches' classes over their CPU seconds, all seeds together. Compare the builds with
+``ASTROCYTE_NATIVE=0``.
+
+Run from the repository root::
+
+    python -m bench.complete_bench                      # 150,000 classes, seeds 1-3
+    python -m bench.complete_bench --classes 50000 --seeds 1,2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from games.engine import Board, native
+from games.engine.variants import VARIANTS
+from games.solver.complete import exhaust
+
+
+def rate(variant: str, seed: int, classes: int) -> dict[str, object]:
+    """One search from the opening of ``variant``'s deal ``seed``: classes, CPU, rate."""
+    board = Board.deal(variant, seed)
+    began = time.process_time()
+    found = exhaust(board, classes)
+    seconds = time.process_time() - began
+    return {
+        "variant": variant,
+        "seed": seed,
+        "classes": found.nodes,
+        "ended": "won" if found.won else "exhausted" if found.exhausted else "budget",
+        "cpu_s": round(seconds, 2),
+        "classes_per_s": round(found.nodes / seconds),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--classes", type=int, default=150_000)
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    args = parser.parse_args()
+    seeds = [int(seed) for seed in args.seeds.split(",")]
+    print(json.dumps({"build": native.status(), "classes": args.classes}))
+    for variant in args.variants.split(","):
+        rows = [rate(variant, seed, args.classes) for seed in seeds]
+        for row in rows:
+            print(json.dumps(row))
+        classes = sum(int(str(row["classes"])) for row in rows)
+        seconds = sum(float(str(row["cpu_s"])) for row in rows)
+        print(json.dumps({"variant": variant, "classes_per_s": round(classes / seconds)}))
+
+
+if __name__ == "__main__":
+    main()
