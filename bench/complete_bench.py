@@ -8,13 +8,17 @@ searches' classes over their CPU seconds, all seeds together. Compare the builds
 Run from the repository root::
 
     python -m bench.complete_bench                      # 150,000 classes, seeds 1-3
-    python -m bench.complete_bench --classes 50000 --seeds 1,2
+    python -m bench.complete_bench --classes 2000000 --variants spider4 --seeds 1
+
+Each variant's line also gives the process's peak memory so far (the tables of a search are
+freed when it ends, so the peak is the largest search's).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import time
 
 from games.engine import Board, native
@@ -52,7 +56,9 @@ def main() -> None:
             print(json.dumps(row))
         classes = sum(int(str(row["classes"])) for row in rows)
         seconds = sum(float(str(row["cpu_s"])) for row in rows)
-        print(json.dumps({"variant": variant, "classes_per_s": round(classes / seconds)}))
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        summary = {"classes_per_s": round(classes / seconds), "peak_rss_mb": round(peak_mb)}
+        print(json.dumps({"variant": variant, **summary}))
 
 
 if __name__ == "__main__":
