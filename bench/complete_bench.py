@@ -9,6 +9,10 @@ Run from the repository root::
 
     python -m bench.complete_bench                      # 150,000 classes, seeds 1-3
     python -m bench.complete_bench --classes 2000000 --variants spider4 --seeds 1
+    python -m bench.complete_bench --classes 12000000 --variants spider4 --seeds 4 --after 64
+
+``--after K`` starts from the position after the first K actions of the lost game
+bench/lost_games_bench.py plays on each seed (its reference player), instead of the opening.
 
 Each variant's line also gives the process's peak memory so far (the tables of a search are
 freed when it ends, so the peak is the largest search's).
@@ -21,20 +25,29 @@ import json
 import resource
 import time
 
+from bench.lost_games_bench import lost_game
 from games.engine import Board, native
 from games.engine.variants import VARIANTS
 from games.solver.complete import exhaust
 
 
-def rate(variant: str, seed: int, classes: int) -> dict[str, object]:
-    """One search from the opening of ``variant``'s deal ``seed``: classes, CPU, rate."""
+def rate(variant: str, seed: int, classes: int, after: int | None) -> dict[str, object]:
+    """One search from the opening of ``variant``'s deal ``seed``, or from the position after
+    ``after`` actions of its lost game: classes, CPU, rate."""
     board = Board.deal(variant, seed)
+    if after is not None:
+        game = lost_game(variant, seed)
+        if not game:
+            raise SystemExit(f"the reference player wins {variant} deal {seed}: no lost game")
+        for action in game[:after]:
+            board.play(action)
     began = time.process_time()
     found = exhaust(board, classes)
     seconds = time.process_time() - began
     return {
         "variant": variant,
         "seed": seed,
+        "after": after,
         "classes": found.nodes,
         "ended": "won" if found.won else "exhausted" if found.exhausted else "budget",
         "cpu_s": round(seconds, 2),
@@ -47,11 +60,12 @@ def main() -> None:
     parser.add_argument("--classes", type=int, default=150_000)
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--after", type=int, default=None, help="actions of the lost game")
     args = parser.parse_args()
     seeds = [int(seed) for seed in args.seeds.split(",")]
     print(json.dumps({"build": native.status(), "classes": args.classes}))
     for variant in args.variants.split(","):
-        rows = [rate(variant, seed, args.classes) for seed in seeds]
+        rows = [rate(variant, seed, args.classes, args.after) for seed in seeds]
         for row in rows:
             print(json.dumps(row))
         classes = sum(int(str(row["classes"])) for row in rows)
