@@ -24,6 +24,7 @@ import argparse
 import json
 import resource
 import time
+from typing import Any
 
 from bench.lost_games_bench import lost_game
 from games.engine import Board, native
@@ -31,7 +32,7 @@ from games.engine.variants import VARIANTS
 from games.solver.complete import exhaust
 
 
-def rate(variant: str, seed: int, classes: int, after: int | None) -> dict[str, object]:
+def rate(variant: str, seed: int, classes: int, after: int | None) -> dict[str, Any]:
     """One search from the opening of ``variant``'s deal ``seed``, or from the position after
     ``after`` actions of its lost game: classes, CPU, rate."""
     board = Board.deal(variant, seed)
@@ -50,8 +51,8 @@ def rate(variant: str, seed: int, classes: int, after: int | None) -> dict[str, 
         "after": after,
         "classes": found.nodes,
         "ended": "won" if found.won else "exhausted" if found.exhausted else "budget",
-        "cpu_s": round(seconds, 2),
-        "classes_per_s": round(found.nodes / seconds),
+        "cpu_s": seconds,
+        "classes_per_s": round(found.nodes / max(seconds, 1e-9)),
     }
 
 
@@ -67,9 +68,9 @@ def main() -> None:
     for variant in args.variants.split(","):
         rows = [rate(variant, seed, args.classes, args.after) for seed in seeds]
         for row in rows:
-            print(json.dumps(row))
-        classes = sum(int(str(row["classes"])) for row in rows)
-        seconds = sum(float(str(row["cpu_s"])) for row in rows)
+            print(json.dumps({**row, "cpu_s": round(row["cpu_s"], 2)}))
+        classes = sum(row["classes"] for row in rows)
+        seconds = max(sum(row["cpu_s"] for row in rows), 1e-9)
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         summary = {"classes_per_s": round(classes / seconds), "peak_rss_mb": round(peak_mb)}
         print(json.dumps({"variant": variant, **summary}))
