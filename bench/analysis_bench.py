@@ -83,6 +83,7 @@ def analyse_games(games: list[Game], seconds: float = 60.0) -> list[dict[str, An
 
     from games import engine
     from games.models import Attempt, AttemptAnalysis, Deal
+    from games.selectors import analysis_lost_by
     from games.services.analysis import analysis_run
     from games.services.deals import deal_create
 
@@ -122,6 +123,7 @@ def analyse_games(games: list[Game], seconds: float = 60.0) -> list[dict[str, An
                 "first": analysis.positions[0]["status"] if analysis.positions else None,
                 "last": analysis.positions[-1]["status"] if analysis.positions else None,
                 "lost_at": analysis.lost_at,
+                "lost_by": analysis_lost_by(analysis),
                 "saved": analysis.saved,
             }
         )

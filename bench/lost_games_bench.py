@@ -24,8 +24,12 @@ A game's verdict, as the replay page says it:
 - ``undecided``: neither.
 
 The first three are decided (with a proof or a line the engine replays); the issue's target
-counts the first two among games that were lost by an action. One JSON line a game, then a
-summary line: the counts, the share decided, the median CPU seconds of one core.
+counts the first two among games that were lost by an action. A game lost here, unproven,
+may still carry a proven bound (``lost_by``: the earliest action after which the game was
+proven lost); the summary counts those and the median number of actions between the two
+(the stretch where the losing action lies, neither side decided). One JSON line a game, then
+a summary line: the counts, the share decided, the proven bounds, the median CPU seconds of
+one core.
 """
 
 from __future__ import annotations
@@ -94,6 +98,8 @@ def main() -> None:
         row["verdict"] = verdict(row)
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
         print(json.dumps(row), flush=True)
+    unproven = [r for r in rows if r["verdict"] == "lost here, unproven"]
+    gaps = [r["lost_by"]["index"] - r["lost_at"]["index"] for r in unproven if r["lost_by"]]
     decided = sum(counts.get(k, 0) for k in DECIDED)
     lost_by_action = len(rows) - counts.get("still winnable", 0)
     proven = counts.get("lost here, proven", 0) + counts.get("never winnable", 0)
@@ -104,6 +110,8 @@ def main() -> None:
         "proven_share_of_games_lost_by_an_action": (
             round(proven / lost_by_action, 3) if lost_by_action else None
         ),
+        "unproven_with_a_proven_bound": f"{len(gaps)} of {len(unproven)}",
+        "median_actions_between_unproven_and_proven": statistics.median(gaps) if gaps else None,
         "median_cpu_seconds": statistics.median(r["cpu_seconds"] for r in rows) if rows else None,
         "max_cpu_seconds": max((r["cpu_seconds"] for r in rows), default=None),
         "load_average": os.getloadavg(),

@@ -465,6 +465,25 @@ def deal_solution_step(deal: Deal, step: int) -> dict[str, Any]:
     return _replay_step(deal, log, None, step, cards_public=True)
 
 
+def analysis_lost_by(analysis: Any) -> dict[str, Any] | None:
+    """The earliest action after which the game was proven lost: the first analysed position
+    proven lost (``unsolvable``) after every position found winnable, as ``{index, action,
+    nodes}`` (``index`` 0-based in the log, as ``lost_at``'s; ``nodes`` the proof's size).
+    The same action as ``lost_at`` when that is proven; later when it is not, a proven bound
+    on where the game was lost. None when no such position was proven, or when it is the
+    deal itself (never winnable)."""
+    positions = analysis.positions or []
+    last_win = max((p["step"] for p in positions if p["status"] == "solved"), default=-1)
+    proven = [p for p in positions if p["status"] == "unsolvable" and p["step"] > last_win]
+    if not proven:
+        return None
+    first = min(proven, key=lambda p: p["step"])
+    if first["step"] == 0:
+        return None
+    index = first["step"] - 1
+    return {"index": index, "action": analysis.attempt.log[index], "nodes": first.get("nodes")}
+
+
 def analysis_alternative_states(analysis: Any) -> list[dict[str, Any]]:
     """The positions along an analysis' winning alternative, from the position before the
     losing action (the attempt's cards are public whenever an analysis exists)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,7 +14,7 @@ from core.api_errors import error_response
 from games.api.common import SCOPED, SIGNED_IN, THROTTLED, UNAUTHENTICATED
 from games.api.rendering import render
 from games.models import AttemptAnalysis
-from games.selectors import analysis_alternative_states
+from games.selectors import analysis_alternative_states, analysis_lost_by
 from games.services.analysis import analysis_for, analysis_request
 
 NOT_FOUND_OR_SEALED = error_response(
@@ -50,6 +50,19 @@ class LostAtSerializer(serializers.Serializer[Any]):
     )
 
 
+class LostBySerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(
+        help_text="0-based index in the log of the earliest action after which the game was "
+        "proven lost."
+    )
+    action = serializers.CharField()
+    nodes = serializers.IntegerField(
+        allow_null=True,
+        help_text="The proof's size (positions searched; 0: covered by the "
+        "proofs of later positions).",
+    )
+
+
 class SavedSerializer(serializers.Serializer[Any]):
     played = serializers.IntegerField()
     shortest = serializers.IntegerField()
@@ -63,6 +76,12 @@ class AnalysisSerializer(serializers.Serializer[Any]):
     done = serializers.SerializerMethodField()
     positions = AnalysisPositionSerializer(many=True)
     lost_at = LostAtSerializer(allow_null=True)
+    lost_by = serializers.SerializerMethodField(
+        help_text="The earliest action after which the game was proven lost (the position "
+        "after it proven lost, after every position found winnable): lost_at's action when "
+        "that is proven, a later one when not (a proven bound on where the game was lost); "
+        "null when none was proven, for a won game and for a deal never winnable."
+    )
     alternative = serializers.ListField(child=serializers.CharField())
     alternative_states = serializers.SerializerMethodField(
         help_text="The whole position before the losing action, then after each action of "
@@ -79,6 +98,10 @@ class AnalysisSerializer(serializers.Serializer[Any]):
 
     def get_alternative_states(self, analysis: AttemptAnalysis) -> list[dict[str, Any]]:
         return analysis_alternative_states(analysis)
+
+    @extend_schema_field(LostBySerializer(allow_null=True))
+    def get_lost_by(self, analysis: AttemptAnalysis) -> dict[str, Any] | None:
+        return analysis_lost_by(analysis)
 
     def get_done(self, analysis: AttemptAnalysis) -> int:
         return len(analysis.positions)

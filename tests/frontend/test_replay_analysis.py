@@ -121,6 +121,10 @@ def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
     else:
         expect(lost_text).to_contain_text("as far as the analysis could tell")
         expect(lost_text).to_contain_text(f"within its budget of {after['budget']:,} positions")
+        if answer["lost_by"] is not None:  # the proven bound, after the unproven action
+            bound = answer["lost_by"]["index"] + 1
+            said = re.compile(rf"After action {bound}, .* no win existed")
+            expect(lost_text).to_contain_text(said)
     page.locator("#analysis-alt").click()
     board = page.locator("#analysis-board")
     expect(board.locator(".card").first).to_be_visible()
@@ -144,6 +148,7 @@ def stored_analysis(attempt: int, positions: list[dict[str, Any]], **extra: Any)
         "done": len(positions),
         "positions": positions,
         "lost_at": None,
+        "lost_by": None,
         "alternative": [],
         "alternative_states": [],
         "saved": None,
@@ -206,12 +211,13 @@ def test_the_page_says_a_deal_was_never_winnable_and_why_no_losing_action_was_fo
             {"step": 0, "status": "unknown", "moves_to_win": None, "nodes": 40000, "budget": 20000},
             {
                 "step": 110,
-                "status": "unknown",
+                "status": "unsolvable",
                 "moves_to_win": None,
-                "nodes": 40000,
+                "nodes": 987,
                 "budget": 20000,
             },
         ],
+        lost_by={"index": 109, "action": "deal", "nodes": 987},
     )
     lost = page.locator("#analysis-lost")
     answers.append(never)
@@ -225,4 +231,7 @@ def test_the_page_says_a_deal_was_never_winnable_and_why_no_losing_action_was_fo
     expect(lost).to_contain_text("No losing action was found: no win was found even from the deal")
     expect(lost).to_contain_text("within its budget of 20,000 positions")
     expect(lost).not_to_contain_text("never winnable")
+    # a later position proven lost: a proven bound on where the game was lost
+    bound = r"After action 110, .*no win existed \(proven: 987 positions searched\)\.$"
+    expect(lost).to_contain_text(re.compile(bound))
     assert errors == []

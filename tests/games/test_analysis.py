@@ -142,6 +142,8 @@ def test_a_won_game_says_what_the_shortest_line_saved() -> None:
         assert stretch["actions"] == made > 0
     assert [s["actions"] for s in where] == sorted((s["actions"] for s in where), reverse=True)
     assert analysis.lost_at is None
+    answer = client_for(player).get(f"/api/v1/attempts/{attempt.pk}/analysis/").json()
+    assert answer["lost_at"] is None and answer["lost_by"] is None
 
 
 def test_asked_twice_it_is_computed_once() -> None:
@@ -310,6 +312,8 @@ def test_the_losing_action_is_proven_when_the_position_after_it_is_proven_lost(
     assert answer["lost_at"] == analysis.lost_at  # "proven" is served, for the page's words
     by_step = {p["step"]: p["status"] for p in analysis.positions}
     assert by_step[index] == "solved" and by_step[index + 1] == "unsolvable"
+    # the earliest action proven losing is the losing action itself
+    assert answer["lost_by"] == {"index": index, "action": attempt.log[index], "nodes": 10}
     assert sorted(asked) == sorted(by_step)  # each position decided once
 
 
@@ -330,6 +334,14 @@ def test_a_position_neither_won_nor_proven_by_any_budget_leaves_the_loss_unprove
     by_step = {p["step"]: p for p in analysis.positions}
     assert by_step[index]["status"] == "solved" and by_step[index + 1]["status"] == "unknown"
     assert by_step[index + 4]["status"] == "unsolvable"  # walked back to it
+    # served: a proven bound on where the game was lost, three actions after the unproven one
+    answer = client_for(player).get(f"/api/v1/attempts/{attempt.pk}/analysis/").json()
+    assert answer["lost_at"]["proven"] is False
+    assert answer["lost_by"] == {
+        "index": index + 3,
+        "action": attempt.log[index + 3],
+        "nodes": by_step[index + 4]["nodes"],
+    }
     first_round = [a for a in log if a.nodes == 20_000]
     assert [a.step for a in first_round].count(index + 1) == 1
     later = [a for a in log if a.nodes != 20_000]
@@ -386,6 +398,7 @@ def test_a_game_whose_deal_is_proven_lost_was_never_winnable(
         "nodes": 10,
         "budget": 20_000,
     }
+    assert answer["lost_by"] is None  # never winnable: no action lost it
 
 
 def test_the_node_budget_bounds_the_whole_analysis(

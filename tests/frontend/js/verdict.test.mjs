@@ -37,6 +37,32 @@ test("an unproven losing action is 'as far as the analysis could tell', naming t
   );
 });
 
+test("an unproven losing action also names the earliest action proven losing, with the proof's size", () => {
+  const lostBy = { index: 11, action: "t3-t4", nodes: 4321 };
+  const analysis = done([at(0, "solved"), at(6, "solved"), at(7, "unknown", 100000, 50000), at(12, "unsolvable", 4321)], {
+    lost_at: { index: 6, action: "deal", proven: false },
+    lost_by: lostBy,
+  });
+  assert.equal(
+    lostVerdict(analysis, false, (action) => `move ${action}`),
+    "The game was lost here, as far as the analysis could tell: no win was found after action 7, move deal, within its budget of 50,000 positions. After action 12, move t3-t4, no win existed (proven: 4,321 positions searched).",
+  );
+  const covered = lostVerdict({ ...analysis, lost_by: { ...lostBy, nodes: 0 } }, false);
+  assert.match(covered, /After action 12, t3-t4, no win existed \(proven by the proofs of the positions after it\)\.$/);
+  const spent = lostVerdict(done([at(0, "solved"), at(3, "solved"), at(7, "unknown", 0, 0), at(12, "unsolvable")], { lost_by: lostBy }), false);
+  assert.match(spent, /a win found before them and none after\. After action 12, t3-t4, no win existed \(proven: 4,321/);
+  const fromDeal = lostVerdict(done([at(0, "unknown", 100000), at(12, "unsolvable")], { lost_by: lostBy }), false);
+  assert.match(fromDeal, /cannot tell where \(or whether\) the game was lost\. After action 12, t3-t4, no win existed/);
+});
+
+test("a proven losing action says its proof once, not again as a bound", () => {
+  const analysis = done([at(0, "solved"), at(6, "solved"), at(7, "unsolvable", 321)], {
+    lost_at: { index: 6, action: "t1-t2", proven: true },
+    lost_by: { index: 6, action: "t1-t2", nodes: 321 },
+  });
+  assert.equal(lostVerdict(analysis, false), "The game was lost here: action 7, t1-t2. After it no win exists (proven: 321 positions searched).");
+});
+
 test("no losing action found: the budget ran out, said so (from the deal, or mid-bisection)", () => {
   const none = lostVerdict(done([at(0, "unknown", 100000), at(9, "unknown"), at(10, "unknown")]), false);
   assert.match(none, /^No losing action was found: no win was found even from the deal within its budget of 50,000 positions, so/);

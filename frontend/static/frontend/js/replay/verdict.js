@@ -1,6 +1,7 @@
 // Pure: the replay page's sentence on where a lost game was lost, from the analysis JSON
 // (GET /api/v1/attempts/<id>/analysis/, docs/api.md "Game analysis") alone. "As far as the
-// analysis could tell" only when a budget ran out; a proof is said plainly.
+// analysis could tell" only when a budget ran out; a proof is said plainly, and so is a proven
+// bound (``lost_by``) after a losing action that is not proven.
 
 const count = (n) => Number(n).toLocaleString("en-US");
 
@@ -16,6 +17,13 @@ function budgetWords(position) {
   return position && position.budget > 0 ? `its budget of ${count(position.budget)} positions` : "the analysis's budget";
 }
 
+// The proven bound on where the game was lost, as a sentence to add (" After action j, …"),
+// from the analysis's ``lost_by`` (docs/api.md), or "" when none was proven.
+function provenBound(lostBy, words) {
+  if (!lostBy) return "";
+  return ` After action ${lostBy.index + 1}, ${words(lostBy.action)}, no win existed (proven${searched(lostBy)}).`;
+}
+
 // The sentence for a done analysis of a game that was not won (null otherwise).
 // ``words(action)`` says an action in words (replay.js's moveWords).
 export function lostVerdict(analysis, won, words = (action) => action) {
@@ -27,12 +35,13 @@ export function lostVerdict(analysis, won, words = (action) => action) {
     return `This deal was never winnable (proven${searched(deal)}).`;
   }
   const lost = analysis.lost_at;
+  const bound = provenBound(analysis.lost_by, words);
   if (lost) {
     const after = at(lost.index + 1);
     const proven = lost.proven === true || (after && after.status === "unsolvable");
     const action = `action ${lost.index + 1}, ${words(lost.action)}`;
     if (proven) return `The game was lost here: ${action}. After it no win exists (proven${searched(after)}).`;
-    return `The game was lost here, as far as the analysis could tell: no win was found after ${action}, within ${budgetWords(after)}.`;
+    return `The game was lost here, as far as the analysis could tell: no win was found after ${action}, within ${budgetWords(after)}.${bound}`;
   }
   const winnable = positions.filter((p) => p.status === "solved").map((p) => p.step);
   const last = positions.reduce((most, p) => Math.max(most, p.step), -1);
@@ -40,10 +49,10 @@ export function lostVerdict(analysis, won, words = (action) => action) {
     return "No losing action: the game could still be won when it ended.";
   }
   if (winnable.length === 0) {
-    return `No losing action was found: no win was found even from the deal within ${budgetWords(deal)}, so the analysis cannot tell where (or whether) the game was lost.`;
+    return `No losing action was found: no win was found even from the deal within ${budgetWords(deal)}, so the analysis cannot tell where (or whether) the game was lost.${bound}`;
   }
   const from = Math.max(...winnable);
   const later = positions.filter((p) => p.step > from).map((p) => p.step);
   const to = later.length ? Math.min(...later) : last;
-  return `No losing action was found: the analysis's budget ran out between action ${from + 1} and action ${to}, a win found before them and none after.`;
+  return `No losing action was found: the analysis's budget ran out between action ${from + 1} and action ${to}, a win found before them and none after.${bound}`;
 }
