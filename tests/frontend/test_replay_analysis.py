@@ -115,6 +115,8 @@ def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
     # (a later round gives a position still unknown four times the budget, and so on)
     assert after["nodes"] > 0 and after["budget"] >= int(BUDGET["ANALYSIS_POSITION_NODES"])
     lost_text = page.locator("#analysis-lost")
+    shows_bound = not answer["lost_at"]["proven"] and answer["lost_by"] is not None
+    expect(page.locator("#analysis-lost-by-mark")).to_have_count(1 if shows_bound else 0)
     if answer["lost_at"]["proven"]:
         expect(lost_text).to_contain_text(f"proven: {after['nodes']:,} positions searched")
         expect(lost_text).not_to_contain_text("as far as")
@@ -225,6 +227,7 @@ def test_the_page_says_a_deal_was_never_winnable_and_why_no_losing_action_was_fo
     page.wait_for_selector("#replay[data-ready='true']")
     expect(lost).to_have_text("This deal was never winnable (proven: 4,321 positions searched).")
     expect(page.locator("#analysis-lost-mark")).to_have_count(0)
+    expect(page.locator("#analysis-lost-by-mark")).to_have_count(0)
     answers.append(unknown)
     page.reload()
     page.wait_for_selector("#replay[data-ready='true']")
@@ -234,4 +237,7 @@ def test_the_page_says_a_deal_was_never_winnable_and_why_no_losing_action_was_fo
     # a later position proven lost: a proven bound on where the game was lost
     bound = r"After action 110, .*no win existed \(proven: 987 positions searched\)\.$"
     expect(lost).to_contain_text(re.compile(bound))
+    mark = page.locator("#analysis-lost-by-mark")  # and on the chart, dashed
+    expect(mark).to_have_count(1)
+    expect(mark.locator("title")).to_have_text("proven lost after action 110")
     assert errors == []

@@ -318,6 +318,15 @@ function drawChart(host, analysis, steps) {
     const x = Math.round(((analysis.lost_at.index + 1) / Math.max(1, steps)) * width);
     chart.append(svg("line", { id: "analysis-lost-mark", x1: x, x2: x, y1: 0, y2: height, stroke: "crimson", "stroke-width": 2 }));
   }
+  const bound = analysis.lost_by;
+  if (bound && !(analysis.lost_at && analysis.lost_at.proven)) {  // a proven bound, dashed
+    const x = Math.round(((bound.index + 1) / Math.max(1, steps)) * width);
+    const mark = svg("line", { id: "analysis-lost-by-mark", x1: x, x2: x, y1: 0, y2: height, stroke: "crimson",
+      "stroke-width": 2, "stroke-dasharray": "4 3" });
+    mark.append(svg("title", {}));
+    mark.firstChild.textContent = `proven lost after action ${bound.index + 1}`;
+    chart.append(mark);
+  }
   host.replaceChildren(chart);
 }
 
