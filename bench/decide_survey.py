@@ -2,7 +2,7 @@
 whole deal known, as ``games.solver.decide`` decides them with a node budget per deal.
 
     .venv/bin/python -m bench.decide_survey [--deals 200] [--nodes 200000] [--first-seed 1]
-        [--variants astrocyte,spider1,spider2,spider4] [--retry-nodes 0]
+        [--variants astrocyte,spider1,spider2,spider4] [--retry-nodes 0[,N2,...]]
 
 Deals are seeds ``first-seed .. first-seed + deals - 1``. Per variant: winnable, proven
 unwinnable and unknown counts, the share decided, and the winnable share with a 95 % Wilson
@@ -13,8 +13,10 @@ summary table. The budget is in positions, so the verdicts are the same on any m
 only the seconds printed depend on it.
 
 ``--retry-nodes N``: each deal left unknown is given to the heuristic solver once more with
-``N`` positions (no second complete search: it cannot exhaust a whole deal in any budget
-here); the counts then say how many the retry won (``retried``, ``won_on_retry``).
+``N`` positions and up to ``RETRY_MB`` of memory (no second complete search: it cannot exhaust
+a whole deal in any budget here); the counts then say how many the retry won
+(``won_on_retry``, each with the budget that won it). A list (``1000000,5000000``) retries a
+deal still unknown with each budget in turn.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from games.solver import solve
 from games.solver.decide import NO_TIME_LIMIT, Verdict, decide
 
 Z95 = 1.959963984540054
+# A retry's memory: the solver's default (1 GB) would cut the table of a 20,000,000-position
+# search short; this machine kind has 24 GiB.
+RETRY_MB = 8192
 
 
 def wilson(successes: int, total: int, z: float = Z95) -> tuple[float, float]:
@@ -43,19 +48,22 @@ def wilson(successes: int, total: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def survey(variant: str, seeds: range, nodes: int, retry_nodes: int = 0) -> dict[str, object]:
+def survey(
+    variant: str, seeds: range, nodes: int, retry_nodes: tuple[int, ...] = ()
+) -> dict[str, object]:
     counts = dict.fromkeys(Verdict, 0)
     unwinnable: list[int] = []
     unknown_seeds: list[int] = []
-    won_on_retry: list[int] = []
+    won_on_retry: list[tuple[int, int]] = []  # (seed, the budget that won it)
     began = time.perf_counter()
     for seed in seeds:
         decision = decide(Board.deal(variant, seed), nodes)
         verdict = decision.verdict
         if verdict == Verdict.UNKNOWN:
             unknown_seeds.append(seed)
-            if retry_nodes and _won_on_retry(variant, seed, retry_nodes):
-                won_on_retry.append(seed)
+            won_with = next((n for n in retry_nodes if _won_on_retry(variant, seed, n)), None)
+            if won_with is not None:
+                won_on_retry.append((seed, won_with))
                 verdict = Verdict.WINNABLE
         counts[verdict] += 1
         if decision.unwinnable:
@@ -88,7 +96,7 @@ def survey(variant: str, seeds: range, nodes: int, retry_nodes: int = 0) -> dict
 def _won_on_retry(variant: str, seed: int, nodes: int) -> bool:
     """The heuristic solver with ``nodes`` positions wins the deal (a line the engine's
     checked replay wins: ``solve`` reports ``solved`` only then)."""
-    found = solve((variant, seed), seconds=NO_TIME_LIMIT, max_nodes=nodes)
+    found = solve((variant, seed), seconds=NO_TIME_LIMIT, max_nodes=nodes, max_memory_mb=RETRY_MB)
     return bool(found.solved)
 
 
@@ -108,12 +116,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=200_000)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--variants", default=",".join(VARIANTS))
-    parser.add_argument("--retry-nodes", type=int, default=0)
+    parser.add_argument("--retry-nodes", default="0")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.deals)
+    retry_nodes = tuple(n for n in map(int, args.retry_nodes.split(",")) if n > 0)
     rows = []
     for variant in args.variants.split(","):
-        row = survey(variant, seeds, args.nodes, args.retry_nodes)
+        row = survey(variant, seeds, args.nodes, retry_nodes)
         rows.append(row)
         print(json.dumps(row), flush=True)
     print("| variant | deals | winnable | unwinnable | unknown | decided | winnable (all deals) |")
