@@ -314,18 +314,19 @@ function drawChart(host, analysis, steps) {
     dot.firstChild.textContent = `after ${p.step} actions: ${p.moves} moves to win`;
     chart.append(dot);
   }
-  if (analysis.lost_at) {
-    const x = Math.round(((analysis.lost_at.index + 1) / Math.max(1, steps)) * width);
-    chart.append(svg("line", { id: "analysis-lost-mark", x1: x, x2: x, y1: 0, y2: height, stroke: "crimson", "stroke-width": 2 }));
-  }
-  const bound = analysis.lost_by;
-  if (bound && !(analysis.lost_at && analysis.lost_at.proven)) {  // a proven bound, dashed
-    const x = Math.round(((bound.index + 1) / Math.max(1, steps)) * width);
-    const mark = svg("line", { id: "analysis-lost-by-mark", x1: x, x2: x, y1: 0, y2: height, stroke: "crimson",
-      "stroke-width": 2, "stroke-dasharray": "4 3" });
+  // a vertical line after action ``index`` (0-based)
+  const markAfter = (index, attrs) => {
+    const x = Math.round(((index + 1) / Math.max(1, steps)) * width);
+    const mark = svg("line", { x1: x, x2: x, y1: 0, y2: height, stroke: "crimson", "stroke-width": 2, ...attrs });
+    chart.append(mark);
+    return mark;
+  };
+  const lost = analysis.lost_at, bound = analysis.lost_by;
+  if (lost) markAfter(lost.index, { id: "analysis-lost-mark" });
+  if (bound && !(lost && bound.index === lost.index)) {  // a proven bound later than the losing action, dashed
+    const mark = markAfter(bound.index, { id: "analysis-lost-by-mark", "stroke-dasharray": "4 3" });
     mark.append(svg("title", {}));
     mark.firstChild.textContent = `proven lost after action ${bound.index + 1}`;
-    chart.append(mark);
   }
   host.replaceChildren(chart);
 }
