@@ -125,7 +125,7 @@ def test_the_analysis_marks_the_losing_action_and_shows_the_alternative(
         expect(lost_text).to_contain_text(f"within its budget of {after['budget']:,} positions")
         if answer["lost_by"] is not None:  # the proven bound, after the unproven action
             bound = answer["lost_by"]["index"] + 1
-            said = re.compile(rf"After action {bound}, .* no win existed")
+            said = re.compile(rf"lost there or later, and by action {bound}, .* at the latest")
             expect(lost_text).to_contain_text(said)
     page.locator("#analysis-alt").click()
     board = page.locator("#analysis-board")
@@ -240,4 +240,27 @@ def test_the_page_says_a_deal_was_never_winnable_and_why_no_losing_action_was_fo
     mark = page.locator("#analysis-lost-by-mark")  # and on the chart, dashed
     expect(mark).to_have_count(1)
     expect(mark.locator("title")).to_have_text("proven lost after action 110")
+    # an unproven losing action, a win found just before it: the bound closes the bracket
+    budget = 20000
+    bracketed = {
+        **unknown,
+        "positions": [
+            {"step": 0, "status": "solved", "moves_to_win": 120, "nodes": 900, "budget": budget},
+            {"step": 30, "status": "solved", "moves_to_win": 95, "nodes": 800, "budget": budget},
+            {"step": 31, "status": "unknown", "moves_to_win": None, "nodes": 1, "budget": budget},
+            unknown["positions"][-1],
+        ],
+        "lost_at": {"index": 30, "action": "deal", "proven": False},
+    }
+    answers.append(bracketed)
+    page.reload()
+    page.wait_for_selector("#replay[data-ready='true']")
+    unproven = "as far as the analysis could tell: no win was found after action 31"
+    expect(lost).to_contain_text(unproven)
+    bracket = (
+        r"It was lost there or later, and by action 110, .*, at the latest: "
+        r"after it no win existed \(proven: 987 positions searched\)\.$"
+    )
+    expect(lost).to_contain_text(re.compile(bracket))
+    expect(page.locator("#analysis-lost-by-mark")).to_have_count(1)
     assert errors == []

@@ -45,10 +45,10 @@ test("an unproven losing action also names the earliest action proven losing, wi
   });
   assert.equal(
     lostVerdict(analysis, false, (action) => `move ${action}`),
-    "The game was lost here, as far as the analysis could tell: no win was found after action 7, move deal, within its budget of 50,000 positions. After action 12, move t3-t4, no win existed (proven: 4,321 positions searched).",
+    "The game was lost here, as far as the analysis could tell: no win was found after action 7, move deal, within its budget of 50,000 positions. It was lost there or later, and by action 12, move t3-t4, at the latest: after it no win existed (proven: 4,321 positions searched).",
   );
   const covered = lostVerdict({ ...analysis, lost_by: { ...lostBy, nodes: 0 } }, false);
-  assert.match(covered, /After action 12, t3-t4, no win existed \(proven by the proofs of the positions after it\)\.$/);
+  assert.match(covered, /by action 12, t3-t4, at the latest: after it no win existed \(proven by the proofs of the positions after it\)\.$/);
   const spent = lostVerdict(done([at(0, "solved"), at(3, "solved"), at(7, "unknown", 0, 0), at(12, "unsolvable")], { lost_by: lostBy }), false);
   assert.match(spent, /a win found before them and none after\. After action 12, t3-t4, no win existed \(proven: 4,321/);
   const fromDeal = lostVerdict(done([at(0, "unknown", 100000), at(12, "unsolvable")], { lost_by: lostBy }), false);

@@ -18,10 +18,15 @@ function budgetWords(position) {
 }
 
 // The proven bound on where the game was lost, as a sentence to add (" After action j, …"),
-// from the analysis's ``lost_by`` (docs/api.md), or "" when none was proven.
-function provenBound(lostBy, words) {
+// from the analysis's ``lost_by`` (docs/api.md), or "" when none was proven. ``bracket``: after
+// an unproven losing action, a win having been found just before it: the game was lost at that
+// action or a later one, and the bound is the latest it can be.
+function provenBound(lostBy, words, bracket = false) {
   if (!lostBy) return "";
-  return ` After action ${lostBy.index + 1}, ${words(lostBy.action)}, no win existed (proven${searched(lostBy)}).`;
+  const action = `action ${lostBy.index + 1}, ${words(lostBy.action)}`;
+  const proof = `(proven${searched(lostBy)})`;
+  if (bracket) return ` It was lost there or later, and by ${action}, at the latest: after it no win existed ${proof}.`;
+  return ` After ${action}, no win existed ${proof}.`;
 }
 
 // The sentence for a done analysis of a game that was not won (null otherwise).
@@ -41,7 +46,8 @@ export function lostVerdict(analysis, won, words = (action) => action) {
     const proven = lost.proven === true || (after && after.status === "unsolvable");
     const action = `action ${lost.index + 1}, ${words(lost.action)}`;
     if (proven) return `The game was lost here: ${action}. After it no win exists (proven${searched(after)}).`;
-    return `The game was lost here, as far as the analysis could tell: no win was found after ${action}, within ${budgetWords(after)}.${bound}`;
+    const bracket = provenBound(analysis.lost_by, words, true);
+    return `The game was lost here, as far as the analysis could tell: no win was found after ${action}, within ${budgetWords(after)}.${bracket}`;
   }
   const winnable = positions.filter((p) => p.status === "solved").map((p) => p.step);
   const last = positions.reduce((most, p) => Math.max(most, p.step), -1);
