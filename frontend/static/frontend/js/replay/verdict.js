@@ -40,7 +40,6 @@ export function lostVerdict(analysis, won, words = (action) => action) {
     return `This deal was never winnable (proven${searched(deal)}).`;
   }
   const lost = analysis.lost_at;
-  const bound = provenBound(analysis.lost_by, words);
   if (lost) {
     const after = at(lost.index + 1);
     const proven = lost.proven === true || (after && after.status === "unsolvable");
@@ -49,6 +48,7 @@ export function lostVerdict(analysis, won, words = (action) => action) {
     const bracket = provenBound(analysis.lost_by, words, true);
     return `The game was lost here, as far as the analysis could tell: no win was found after ${action}, within ${budgetWords(after)}.${bracket}`;
   }
+  const bound = provenBound(analysis.lost_by, words);
   const winnable = positions.filter((p) => p.status === "solved").map((p) => p.step);
   const last = positions.reduce((most, p) => Math.max(most, p.step), -1);
   if (winnable.includes(last)) {
