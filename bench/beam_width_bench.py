@@ -16,6 +16,7 @@ import json
 import time
 from typing import Any
 
+from bench.solver_bench import parse_seeds
 from games.engine import Board
 from games.solver.beam import beam_search
 from games.solver.shorten import shorten, wins
@@ -45,13 +46,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="spider4")
     parser.add_argument("--widths", default="200,400,800")
-    parser.add_argument("--seeds", default="1-6", help="first-last")
+    parser.add_argument("--seeds", default="1-6", help="e.g. 1-6 or 1,3,5-8")
     parser.add_argument("--max-nodes", type=int, default=20_000_000)
     args = parser.parse_args()
-    first, last = map(int, args.seeds.split("-"))
     widths = [int(w) for w in args.widths.split(",")]
     totals = {w: {"moves": 0, "lost": 0, "positions": 0, "cpu": 0.0} for w in widths}
-    for seed in range(first, last + 1):
+    for seed in parse_seeds(args.seeds):
         row: dict[str, Any] = {"seed": seed}
         for width in widths:
             result = one(args.variant, seed, width, args.max_nodes)

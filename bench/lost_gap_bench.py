@@ -38,7 +38,7 @@ def stretch(row: dict[str, Any], actions: int) -> dict[str, int]:
 
 
 def decide_stretch(row: dict[str, Any], nodes: int, wheres: set[str]) -> list[dict[str, Any]]:
-    from games.engine import Board
+    from games.engine import replay
     from games.solver.decide import decide
 
     variant, seed = row["game"].split(":")
@@ -47,11 +47,10 @@ def decide_stretch(row: dict[str, Any], nodes: int, wheres: set[str]) -> list[di
     for where, step in stretch(row, len(log)).items():
         if wheres and where not in wheres:
             continue
-        board = Board.deal(variant, int(seed))
-        for action in log[:step]:
-            board.push_text(action)
+        played = replay(variant, int(seed), log[:step])
+        assert played.ok, played.error  # the reference player's own legal actions
         started = time.process_time()
-        decision = decide(board, nodes)
+        decision = decide(played.board, nodes)
         out.append(
             {
                 "game": row["game"],

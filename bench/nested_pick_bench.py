@@ -20,6 +20,8 @@ import os
 import time
 from typing import Any
 
+from bench.solver_bench import parse_seeds
+
 
 def nested_pick(start: Any, line: list[Any], width: int) -> tuple[list[Any], int]:
     """The shortest line found by ranking each move of the best line's positions by the
@@ -59,12 +61,11 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="spider4")
-    parser.add_argument("--seeds", default="1-3", help="first-last")
+    parser.add_argument("--seeds", default="1-3", help="e.g. 1-6 or 1,3,5-8")
     parser.add_argument("--width", type=int, default=10)
     args = parser.parse_args()
     totals = {"par": 0, "nested": 0}
-    first, last = map(int, args.seeds.split("-"))
-    for seed in range(first, last + 1):
+    for seed in parse_seeds(args.seeds):
         start = Board.deal(args.variant, seed)
         # the pipeline's par: its improve budget, and a time limit that does not bind here
         par = solve(start, seconds=600, improve_nodes=DEFAULT_IMPROVE_NODES).moves
