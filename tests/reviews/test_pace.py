@@ -57,7 +57,8 @@ def test_a_game_posted_like_a_clock_reaches_the_queue_as_low() -> None:
     deal = verified_deal("spider1", 2)
     challenge = make_challenge(deal=deal, variant="spider1")
     player = make_player("metronome")
-    start = dt.datetime.now(dt.UTC)
+    # noon of the challenge's day, whatever the time: the 103 s played never cross midnight
+    start = dt.datetime.combine(challenge.date, dt.time(12), tzinfo=dt.UTC)
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk, now=start)
     for offset, action in enumerate((deal.solution or [])[:50]):
         attempt_push_actions(
