@@ -30,6 +30,12 @@ def todays_challenge(seed: int = QUICK_SEED) -> DailyChallenge:
     return deal_schedule(deal=solved_deal(seed=seed), date=timezone.now().date())
 
 
+def noon_of(challenge: DailyChallenge) -> dt.datetime:
+    """Noon (UTC) of the challenge's day: a clock for a test whose game lasts minutes, which
+    started at the wall clock's time would cross midnight when run just before 00:00 UTC."""
+    return dt.datetime.combine(challenge.date, dt.time(12), tzinfo=dt.UTC)
+
+
 def past_challenge(days_ago: int = 1, seed: int = QUICK_SEED) -> DailyChallenge:
     """A challenge dated in the past (deal_schedule refuses past dates: build it directly)."""
     deal = solved_deal(seed=seed)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -24,9 +23,9 @@ from games.services.attempts import (
     attempts_close_day,
 )
 from games.services.board_counts import board_counts_rebuild
-from leaderboards import live, selectors
+from leaderboards import selectors
 from tests.factories import make_player
-from tests.games.api_support import playing, solution_of, todays_challenge
+from tests.games.api_support import noon_of, playing, solution_of, todays_challenge
 from tests.threads_at_once import run_in_threads
 
 Key = tuple[bool, int, int, int]
@@ -85,7 +84,7 @@ def test_counts_follow_every_service_write() -> None:
     challenge = todays_challenge()
     solution = solution_of(challenge.deal)
     rng = random.Random(7)
-    start = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    start = noon_of(challenge)
     attempts: list[Attempt] = []
     for n in range(30):
         player = make_player(f"p{n}")
@@ -156,7 +155,7 @@ def test_rebuild_repairs_counts_after_writes_that_bypass_the_services() -> None:
 def test_simultaneous_finishes_with_one_score_are_all_counted() -> None:
     challenge = todays_challenge()
     first = solution_of(challenge.deal)[:1]
-    start = timezone.now()
+    start = noon_of(challenge)
     players = [make_player(f"racer{n}") for n in range(8)]
     for player in players:
         attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk, now=start)
@@ -180,6 +179,3 @@ def test_simultaneous_finishes_with_one_score_are_all_counted() -> None:
     assert not errors
     assert list(stored_counts(challenge.pk)[0].values()) == [8]
     assert list(stored_counts(challenge.pk)[1].values()) == [8]
-    # The finishes were committed, so their live pushes went out: let the board's flush
-    # (after the 250 ms window) finish before the test's database is emptied.
-    time.sleep(live.BOARD_WINDOW_SECONDS + 0.5)

@@ -12,7 +12,7 @@ from games.models import Attempt, BoardScoreCount, DailyChallenge
 from games.services.archive import attempt_start_archive
 from games.services.attempts import attempt_push_actions, attempt_resign, attempt_start_ranked
 from tests.factories import make_player
-from tests.games.api_support import client_for, solution_of, todays_challenge
+from tests.games.api_support import client_for, noon_of, solution_of, todays_challenge
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def play_ranked(
 ) -> Attempt:
     """A ranked attempt that played ``actions`` ``seconds`` after its start (won, or resigned)."""
     player = make_player(name)
-    start = timezone.now()
+    start = noon_of(challenge)
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk, now=start)
     attempt_push_actions(
         attempt_id=attempt.pk,
@@ -33,7 +33,9 @@ def play_ranked(
     )
     attempt.refresh_from_db()
     if not attempt.is_over:
-        attempt_resign(attempt_id=attempt.pk, player=player)
+        attempt_resign(
+            attempt_id=attempt.pk, player=player, now=start + dt.timedelta(seconds=seconds)
+        )
         attempt.refresh_from_db()
     return attempt
 
@@ -51,9 +53,10 @@ def test_the_rank_it_would_have_had_counts_the_days_scores_and_changes_nothing()
 
     late = make_player("late")
     client = client_for(late)
+    after_the_day = noon_of(challenge) + dt.timedelta(hours=1)  # the ranked games had ended
 
     def practice_won_in(seconds: float) -> dict[str, Any]:
-        start = timezone.now()
+        start = after_the_day
         attempt = attempt_start_archive(player=late, challenge_id=challenge.pk, now=start)
         attempt_push_actions(
             attempt_id=attempt.pk,
@@ -80,12 +83,12 @@ def test_the_rank_it_would_have_had_counts_the_days_scores_and_changes_nothing()
 
     # Not won, given up at once: its score beats the quitter's, its progress does not.
     quitter = Attempt.objects.get(player__username="quitter")
-    start = timezone.now()
+    start = after_the_day
     given_up = attempt_start_archive(player=late, challenge_id=challenge.pk, now=start)
     attempt_push_actions(
         attempt_id=given_up.pk, player=late, offset=0, actions=solution[:1], now=start
     )
-    attempt_resign(attempt_id=given_up.pk, player=late)
+    attempt_resign(attempt_id=given_up.pk, player=late, now=start)
     given_up.refresh_from_db()
     assert given_up.score is not None and quitter.score is not None
     assert given_up.score > quitter.score

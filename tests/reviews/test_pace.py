@@ -14,6 +14,7 @@ from games.services.attempts import attempt_push_actions, attempt_resign, attemp
 from reviews.models import Review
 from reviews.pace import MIN_POSTS, pace_evidence, post_gaps
 from tests.factories import make_challenge, make_player, verified_deal
+from tests.games.api_support import noon_of
 
 
 def times_of(gaps: list[float]) -> list[float]:
@@ -57,8 +58,7 @@ def test_a_game_posted_like_a_clock_reaches_the_queue_as_low() -> None:
     deal = verified_deal("spider1", 2)
     challenge = make_challenge(deal=deal, variant="spider1")
     player = make_player("metronome")
-    # noon of the challenge's day, whatever the time: the 103 s played never cross midnight
-    start = dt.datetime.combine(challenge.date, dt.time(12), tzinfo=dt.UTC)
+    start = noon_of(challenge)  # the 103 s played never cross midnight
     attempt, _ = attempt_start_ranked(player=player, challenge_id=challenge.pk, now=start)
     for offset, action in enumerate((deal.solution or [])[:50]):
         attempt_push_actions(
