@@ -179,9 +179,11 @@ class Broadcaster:
 
     async def _open_window(self, kind: str, challenge_id: int) -> None:
         if await self._claim(kind, challenge_id):
-            asyncio.get_running_loop().call_later(
-                WINDOW_SECONDS[kind], submit, lambda: self._flush(kind, challenge_id)
-            )
+            submit(lambda: self._flush_at_window_end(kind, challenge_id))
+
+    async def _flush_at_window_end(self, kind: str, challenge_id: int) -> None:
+        await asyncio.sleep(WINDOW_SECONDS[kind])
+        await self._flush(kind, challenge_id)
 
     async def _flush(self, kind: str, challenge_id: int) -> None:
         await self._release(kind, challenge_id)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ TEST_IMPROVE_NODES = 2_000
 os.environ.setdefault("SOLVER_IMPROVE_NODES", str(TEST_IMPROVE_NODES))
 
 SKIP_PREFIX = "needs "
+# The longest a test's teardown waits for the live pushes it set off (a board window is 250 ms).
+LIVE_SETTLE_SECONDS = 5.0
 
 
 def _postgres_available() -> bool:
@@ -135,6 +138,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if services_required(service):
         pytest.fail(f"{reason} (REQUIRE_SERVICES forbids skipping it)", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Before any fixture is torn down (the test's database among them), let the live pushes
+    the test set off run to their end: a board's flush reads the database a window after
+    the finish that scheduled it."""
+    from core.live import wait_idle
+
+    if not wait_idle(LIVE_SETTLE_SECONDS):
+        warnings.warn(
+            f"live pushes still running {LIVE_SETTLE_SECONDS} s after {item.nodeid}",
+            stacklevel=1,
+        )
+    return (yield)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

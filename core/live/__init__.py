@@ -48,6 +48,7 @@ from core.live.broadcasting import (
     register_consumer_loop,
     send,
     submit,
+    wait_idle,
 )
 from core.live.channel_layer import PubSubChannelLayer, prefix_for
 from core.live.consumers import (
@@ -73,4 +74,5 @@ __all__ = [
     "register_consumer_loop",
     "send",
     "submit",
+    "wait_idle",
 ]

@@ -23,6 +23,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -45,6 +46,9 @@ T = TypeVar("T")
 _lock = threading.Lock()
 _consumer_loop: asyncio.AbstractEventLoop | None = None
 _own_loop: asyncio.AbstractEventLoop | None = None
+# Pushes handed over and not yet run to their end, by the loop they run on (``wait_idle``).
+_pending: dict[asyncio.AbstractEventLoop, int] = {}
+_settled = threading.Condition()
 
 
 def register_consumer_loop() -> None:
@@ -69,14 +73,55 @@ def broadcast(group: str, event_type: str, payload: dict[str, Any]) -> None:
 
 
 def submit(make: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run ``make()`` on the broadcasting loop; its failures are logged, never raised."""
+    """Run ``make()`` on the broadcasting loop; its failures are logged, never raised.
+
+    A push that hands over another (a window's flush) does so before it ends, so
+    ``wait_idle`` sees the work of one change as one stretch."""
     try:
         loop = broadcasting_loop()
-        future = asyncio.run_coroutine_threadsafe(_guarded(make), loop)
+        _count(loop, +1)
+        try:
+            future = asyncio.run_coroutine_threadsafe(_guarded(make, loop), loop)
+        except Exception:
+            _count(loop, -1)
+            raise
         del future  # the guarded coroutine logs its own failures
     except Exception:
         count_loss("schedule")
         log.exception("live push not scheduled")
+
+
+def wait_idle(timeout: float) -> bool:
+    """Block until every push handed over has run to its end (and every push it handed over
+    in turn), or ``timeout`` seconds; True when nothing is left. Pushes on a loop that no
+    longer runs never will, and are not waited for. Not from the broadcasting loop itself."""
+    deadline = time.monotonic() + timeout
+    with _settled:
+        while not _idle():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            # woken by each push's end; the bound re-checks loops that stopped meanwhile
+            _settled.wait(min(left, 0.05))
+    return True
+
+
+def _idle() -> bool:
+    """No push left that will run: each loop still holding some has stopped (a test's loop;
+    the own loop runs as long as the process, from the moment its thread starts)."""
+    for loop in [loop for loop in _pending if loop.is_closed()]:
+        del _pending[loop]
+    return not any(loop is _own_loop or loop.is_running() for loop in _pending)
+
+
+def _count(loop: asyncio.AbstractEventLoop, change: int) -> None:
+    with _settled:
+        left = _pending.get(loop, 0) + change
+        if left:
+            _pending[loop] = left
+        else:
+            _pending.pop(loop, None)
+            _settled.notify_all()
 
 
 def broadcasting_loop() -> asyncio.AbstractEventLoop:
@@ -114,9 +159,13 @@ async def in_worker_thread(function: Callable[..., T], *args: Any) -> T:
     return await sync_to_async(call, thread_sensitive=False)()
 
 
-async def _guarded(make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+async def _guarded(
+    make: Callable[[], Coroutine[Any, Any, None]], loop: asyncio.AbstractEventLoop
+) -> None:
     try:
         await make()
     except Exception:
         count_loss("push")
         log.exception("live push failed")
+    finally:
+        _count(loop, -1)

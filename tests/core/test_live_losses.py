@@ -54,7 +54,8 @@ def test_a_push_that_fails_while_it_is_made_is_counted(caplog: pytest.LogCapture
         raise RuntimeError("the board could not be read")
 
     with Change("push") as change, caplog.at_level(logging.ERROR, "core.live.broadcasting"):
-        asyncio.run(broadcasting._guarded(failing))
+        broadcasting.submit(failing)  # returns at once: never raises to the caller
+        assert broadcasting.wait_idle(5)
     assert change.by == 1
     assert "live push failed" in caplog.text
 

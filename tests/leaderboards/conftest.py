@@ -19,10 +19,11 @@ from django.db import connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
+from core.live import wait_idle
 from games import signals
 from games.models import Attempt, DailyChallenge
 from games.services.board_counts import board_counts_follow, board_key
-from leaderboards import live
+from tests.conftest import LIVE_SETTLE_SECONDS
 from tests.factories import make_player
 
 BASE = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
@@ -119,7 +120,7 @@ async def no_connection_left_in_the_sync_thread() -> AsyncIterator[None]:
     """database_sync_to_async runs in asgiref's shared thread; leave no connection there for
     the next (maybe not database-enabled) test to trip over."""
     yield
-    await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 0.1)  # let pending flushes finish
+    await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)  # the pushes' reads, on this loop
     await database_sync_to_async(_close_connections)()
 
 

@@ -18,7 +18,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
+from core.live import wait_idle
 from leaderboards import live
+from tests.conftest import LIVE_SETTLE_SECONDS
 from tests.dead_port import dead_port
 from tests.factories import make_challenge, make_player
 from tests.leaderboards.conftest import finish, make_attempt, progress, void
@@ -313,7 +315,7 @@ async def test_redis_outage_loses_no_action_and_pushes_resume(
             }
         }
         await db(finish)(during, score=300)  # raises nothing
-        await asyncio.sleep(live.BOARD_WINDOW_SECONDS + 1.0)
+        assert await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)  # its push has failed
     assert any("lost" in record.getMessage() for record in caplog.records)
     assert await db(lambda: type(during).objects.get(pk=during.pk).score)() == 300
     assert await drain(communicator, 0.3) == []
