@@ -22,12 +22,15 @@ from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 import pytest
+import redis
+from django.conf import settings
 from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from games import engine
 from games.models import Deal
+from games.services.hint_lines import known_win
 from tests.config.server_support import running_server
 from tests.dev_script import dev_script
 from tests.factories import make_challenge, make_player
@@ -139,10 +142,8 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
                 return json.loads(response.read())
 
         attempt_id = call("POST", "/api/v1/practice/start/", {"variant": deal.variant})["id"]
-        board = engine.Board.deal(deal.variant, deal.seed_int)
-        first = str((deal.solution or ["?"])[0])
-        detour = next(a for a in board.legal_actions() if a not in (first, "deal"))
-        call("POST", f"/api/v1/attempts/{attempt_id}/actions/", {"offset": 0, "actions": [detour]})
+        detours = off_the_known_line(deal)
+        call("POST", f"/api/v1/attempts/{attempt_id}/actions/", {"offset": 0, "actions": detours})
 
         def ask_hint() -> None:
             with contextlib.suppress(OSError):  # the server goes away under it
@@ -150,7 +151,13 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
 
         waiting = threading.Thread(target=ask_hint, daemon=True)
         waiting.start()
-        time.sleep(2.0)  # the hint now waits for a worker in an HTTP thread
+        # The hint's search is on the broker's queue (no worker takes it): the request now
+        # waits for it in one of the server's HTTP threads.
+        broker = redis.Redis.from_url(own_redis.url)
+        deadline = time.monotonic() + 30
+        while not broker.llen(settings.CELERY_TASK_DEFAULT_QUEUE):
+            assert time.monotonic() < deadline, "the hint was never queued"
+            time.sleep(0.05)
         started = time.monotonic()
         process.send_signal(signal.SIGTERM)
         try:
@@ -158,6 +165,29 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         except subprocess.TimeoutExpired:
             pytest.fail(f"still running {GRACE + 15} s after SIGTERM")
         assert time.monotonic() - started < GRACE + 5
+
+
+def off_the_known_line(deal: Deal) -> list[str]:
+    """Actions after which no known line is in the hint's reach (a step or two onto the
+    deal's stored line): a hint from there is a search, for a worker."""
+    start = engine.Board.deal(deal.variant, deal.seed_int)
+    board = start.copy()
+    seen = {board.position_key()}
+    played: list[str] = []
+    while known_win(board, start, [deal.solution or []]) is not None:
+        for action in board.legal_actions():
+            if action in ("undo", "deal"):
+                continue
+            after = board.copy()
+            after.push_text(action)
+            if after.position_key() not in seen:
+                break
+        else:
+            pytest.fail(f"no new position after {played}")
+        board.push_text(action)
+        seen.add(board.position_key())
+        played.append(action)
+    return played
 
 
 @FULL_STACK
