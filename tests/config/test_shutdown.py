@@ -28,13 +28,12 @@ from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from games import engine
 from games.models import Deal
-from games.services.hint_lines import known_win
 from tests.config.server_support import running_server
 from tests.dev_script import dev_script
 from tests.factories import make_challenge, make_player
-from tests.games.api_support import solved_deal
+from tests.games.api_support import solution_of, solved_deal
+from tests.games.hints_support import off_the_solution
 from tests.own_redis import OwnRedis, own_redis
 
 __all__ = ["own_redis"]
@@ -142,7 +141,7 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
                 return json.loads(response.read())
 
         attempt_id = call("POST", "/api/v1/practice/start/", {"variant": deal.variant})["id"]
-        detours = off_the_known_line(deal)
+        detours = off_the_solution(deal, solution_of(deal))  # a hint there is a search
         call("POST", f"/api/v1/attempts/{attempt_id}/actions/", {"offset": 0, "actions": detours})
 
         def ask_hint() -> None:
@@ -165,29 +164,6 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         except subprocess.TimeoutExpired:
             pytest.fail(f"still running {GRACE + 15} s after SIGTERM")
         assert time.monotonic() - started < GRACE + 5
-
-
-def off_the_known_line(deal: Deal) -> list[str]:
-    """Actions after which no known line is in the hint's reach (a step or two onto the
-    deal's stored line): a hint from there is a search, for a worker."""
-    start = engine.Board.deal(deal.variant, deal.seed_int)
-    board = start.copy()
-    seen = {board.position_key()}
-    played: list[str] = []
-    while known_win(board, start, [deal.solution or []]) is not None:
-        for action in board.legal_actions():
-            if action in ("undo", "deal"):
-                continue
-            after = board.copy()
-            after.push_text(action)
-            if after.position_key() not in seen:
-                break
-        else:
-            pytest.fail(f"no new position after {played}")
-        board.push_text(action)
-        seen.add(board.position_key())
-        played.append(action)
-    return played
 
 
 @FULL_STACK

@@ -46,15 +46,26 @@ def start_one_move_off(client: APIClient) -> tuple[int, list[str], engine.Board]
 
 
 def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
-    """A practice game played off its solution's line until no short step leads back onto
-    it (``hint_lines.rejoin`` finds none): a hint there needs the solver. Returns (attempt
-    id, position); the game's log is ``len(board)`` actions long."""
+    """A practice game played off its solution's line (``off_the_solution``): a hint there
+    needs the solver. Returns (attempt id, position); the game's log is ``len(board)``
+    actions long."""
     attempt_id, solution = start_practice(client)
     deal = Attempt.objects.get(pk=attempt_id).deal
-    start = engine.Board.deal(deal.variant, deal.seed_int)
-    board = start.copy()
-    while rejoin(board, start, [solution]) is not None:
-        detour = next(a for a in board.legal_actions() if a not in ("undo", "deal", *solution[:12]))
+    board = engine.Board.deal(deal.variant, deal.seed_int)
+    for detour in off_the_solution(deal, solution):
         play(client, attempt_id, len(board), detour)
         board.push_text(detour)
     return attempt_id, board
+
+
+def off_the_solution(deal: Deal, solution: list[str]) -> list[str]:
+    """Actions from the deal off its solution's line until no short step leads back onto it
+    (``hint_lines.rejoin`` finds none)."""
+    start = engine.Board.deal(deal.variant, deal.seed_int)
+    board = start.copy()
+    played: list[str] = []
+    while rejoin(board, start, [solution]) is not None:
+        detour = next(a for a in board.legal_actions() if a not in ("undo", "deal", *solution[:12]))
+        board.push_text(detour)
+        played.append(detour)
+    return played
