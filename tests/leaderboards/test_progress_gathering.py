@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from core.live import wait_idle
 from leaderboards import live, progress_buffer
 from leaderboards.live import Broadcaster
 
@@ -32,12 +33,6 @@ def handed_over(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, list[tuple[i
     return calls
 
 
-def wait_for(calls: list[Any], count: int) -> None:
-    deadline = time.monotonic() + 5
-    while len(calls) < count and time.monotonic() < deadline:
-        time.sleep(0.01)
-
-
 def test_the_rows_of_a_moment_go_in_one_hand_over_with_one_claim(
     handed_over: list[tuple[int, list[tuple[int, int]]]],
 ) -> None:
@@ -47,15 +42,14 @@ def test_the_rows_of_a_moment_go_in_one_hand_over_with_one_claim(
             broadcaster._gather((7, {"attempt_id": attempt_id, "moves": moves}))
     broadcaster._gather((8, {"attempt_id": 21, "moves": 1}))
     broadcaster._gather((None, {"attempt_id": 31, "moves": 1}))  # practice: no board
-    wait_for(handed_over, 4)
-    time.sleep(live.PROGRESS_GATHER_SECONDS * 2)
+    assert wait_idle(5)  # every hand-over and claim made, and no other
     assert sorted(handed_over) == sorted(
         [(7, [(11, 3), (12, 3)]), (-7, []), (8, [(21, 1)]), (-8, [])]
     )
     assert handed_over.index((-7, [])) > handed_over.index((7, [(11, 3), (12, 3)]))
     handed_over.clear()
     broadcaster._gather((7, {"attempt_id": 11, "moves": 4}))  # a later moment: its own
-    wait_for(handed_over, 2)
+    assert wait_idle(5)
     assert handed_over == [(7, [(11, 4)]), (-7, [])]
 
 
@@ -66,5 +60,5 @@ def test_a_hand_over_that_never_ran_does_not_hold_back_the_next_rows(
     # as if one was scheduled on a loop that stopped before running it
     broadcaster._drain_due_since = time.monotonic() - live.DRAIN_LATE_SECONDS - 1
     broadcaster._gather((7, {"attempt_id": 11, "moves": 1}))
-    wait_for(handed_over, 2)
+    assert wait_idle(5)
     assert handed_over == [(7, [(11, 1)]), (-7, [])]
