@@ -13,12 +13,15 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from core.live import wait_idle
+from tests.conftest import LIVE_SETTLE_SECONDS
 
 ORIGIN = (b"origin", b"http://localhost")
 SECRET_KEYS = ("log", "seed", "deal", "tableau", "stock", "face_down", "cells", "foundations")
 LOGGED_ACTION = "t1-c1"  # every test attempt's log is made of it (tests/leaderboards/conftest)
 
 db = database_sync_to_async
+DELIVERED_SECONDS = 0.3
 # The marks of a test of the live sockets (the fixture is tests/leaderboards/conftest.py's).
 LIVE_SOCKET_TEST = [
     pytest.mark.asyncio,
@@ -78,14 +81,14 @@ async def next_of(
             return message
 
 
-async def drain(communicator: WebsocketCommunicator, seconds: float) -> list[dict[str, Any]]:
-    """Every message within ``seconds`` (receive_nothing: a timeout must not kill the app)."""
+async def drain(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
+    """Every message the pushes set off so far bring: once they have all run to their end
+    (``core.live.wait_idle``, a window's flush included, however slow the machine), what
+    has arrived, until none comes for ``DELIVERED_SECONDS`` (the layer's hop to the socket;
+    receive_nothing: a timeout must not kill the app)."""
+    assert await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)
     messages = []
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while loop.time() < deadline:
-        if await communicator.receive_nothing(timeout=0.05, interval=0.01):
-            continue
+    while not await communicator.receive_nothing(timeout=DELIVERED_SECONDS, interval=0.01):
         messages.append(await communicator.receive_json_from())
     for message in messages:
         assert_no_secret(message)
