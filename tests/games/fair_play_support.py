@@ -18,10 +18,13 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
+from core.live import wait_idle
 from games import engine
 from games.models import DailyChallenge, Deal
+from tests.conftest import LIVE_SETTLE_SECONDS
 from tests.frontend.helpers import hidden_card_problems
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS
+from tests.leaderboards.live_support import DELIVERED_SECONDS
 
 # A card code standing alone (in JSON, text or HTML): not inside a longer word or token.
 # A card code standing alone (in JSON, text or HTML): not inside a longer word or token.
@@ -181,10 +184,11 @@ def log_lines(records: list[logging.LogRecord]) -> list[str]:
     return lines
 
 
-async def frames_while(path: str, cookie: str, play: Any, settle: float) -> tuple[list[str], Any]:
+async def frames_while(path: str, cookie: str, play: Any) -> tuple[list[str], Any]:
     """A signed-in socket's first frame (its snapshot), then every frame received while
-    ``play`` runs and for up to 2 s after (pushes are coalesced for 250 ms); and what
-    ``play`` returned. ``settle``: how long to let a pending push finish after."""
+    ``play`` runs and after, until every push it set off has run to its end (window flushes
+    included: ``core.live.wait_idle``) and its frames have arrived; and what ``play``
+    returned."""
     communicator = WebsocketCommunicator(
         application, path, headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
     )
@@ -192,12 +196,10 @@ async def frames_while(path: str, cookie: str, play: Any, settle: float) -> tupl
     assert connected
     frames = [await communicator.receive_from(timeout=5)]
     result = await database_sync_to_async(play)()
-    for _ in range(40):
-        if await communicator.receive_nothing(timeout=0.05, interval=0.01):
-            continue
+    assert await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)
+    while not await communicator.receive_nothing(timeout=DELIVERED_SECONDS, interval=0.01):
         frames.append(await communicator.receive_from())
     await communicator.disconnect()
-    await asyncio.sleep(settle)
     # database_sync_to_async ran in asgiref's one sync thread: give its connection back to
     # the pool (a connection left there stays checked out for the rest of the session).
     await database_sync_to_async(connections.close_all)()
@@ -208,7 +210,7 @@ async def watch_while(cookie: str, challenge_id: int, play: Any) -> list[str]:
     """The board's snapshot, then every push received while ``play`` runs (and after), and
     what ``play`` returned, as JSON."""
     path = f"/ws/challenges/{challenge_id}/"
-    frames, result = await frames_while(path, cookie, play, settle=0.3)  # a board flush
+    frames, result = await frames_while(path, cookie, play)
     return [*frames, json.dumps(result)]
 
 

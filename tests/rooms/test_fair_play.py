@@ -61,7 +61,7 @@ def collect_reads(client: Client, reached: Reached, code: str, mine: int, rival:
 
 async def watch_while(cookie: str, code: str, play: Any) -> list[str]:
     """The room's snapshot, then every push received while ``play`` runs."""
-    frames, _ = await frames_while(f"/ws/rooms/{code}/", cookie, play, settle=0.1)
+    frames, _ = await frames_while(f"/ws/rooms/{code}/", cookie, play)
     return frames
 
 
