@@ -25,10 +25,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
 
 from config.asgi import application
+from core.live import wait_idle
 from games.api.play_threads import release_connections
 from games.models import Attempt
 from games.services.attempts import attempt_start_ranked
 from leaderboards import live
+from tests.conftest import LIVE_SETTLE_SECONDS
 from tests.dead_port import dead_port
 from tests.factories import make_player
 from tests.games.api_support import (
@@ -55,7 +57,7 @@ async def _no_connection_left_behind(
     for kind in ("board", "progress"):
         monkeypatch.setitem(live.WINDOW_SECONDS, kind, 0.1)
     yield
-    await asyncio.sleep(0.5)
+    assert await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)
     await db(_close_connections)()
     await asyncio.to_thread(release_connections)
 
@@ -201,8 +203,11 @@ async def test_a_batch_resent_after_a_drop_is_applied_once() -> None:
     player, attempt, line = await db(_started)("ada")
     first = await signed_in(player, attempt.pk)
     await first.send_json_to({"type": "actions", "id": 1, "offset": 0, "actions": line[:2]})
-    await asyncio.sleep(0.5)  # the server applies it; the answer is lost with the socket
-    await first.disconnect()
+    deadline = asyncio.get_running_loop().time() + 10
+    while await db(stored_log)(attempt.pk) != line[:2]:  # the server applies it...
+        assert asyncio.get_running_loop().time() < deadline, "the first batch was not applied"
+        await asyncio.sleep(0.02)
+    await first.disconnect()  # ...and its answer is lost with the socket
     second = await signed_in(player, attempt.pk)
     again = await ask(second, {"type": "actions", "id": 1, "offset": 0, "actions": line[:2]})
     assert again["status"] == 200 and again["body"]["offset"] == 2
