@@ -10,6 +10,7 @@ the server's watchers through Redis)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,12 @@ def test_the_days_end_stops_an_open_game_and_shows_its_result(browser: Any, tmp_
             expect(page.locator("#status")).to_contain_text("The day is over")
             expect(page.locator("#replays-link")).to_be_visible()
             expect(page.locator("#resign")).to_be_disabled()
-            assert any('"day_closed"' in frame for frame in pushed), pushed
+            # The push: sent once the close has committed, so it may come just after the
+            # page, asking on its own, has shown the result.
+            deadline = time.monotonic() + 10
+            while not any('"day_closed"' in frame for frame in pushed):
+                assert time.monotonic() < deadline, pushed
+                page.wait_for_timeout(50)  # the page's events are delivered while it waits
 
             # The clock shown is the one the score counted: the time of the last action.
             ended = Attempt.objects.get(player__username="owl")
