@@ -27,7 +27,6 @@ from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS
 from tests.leaderboards.live_support import DELIVERED_SECONDS
 
 # A card code standing alone (in JSON, text or HTML): not inside a longer word or token.
-# A card code standing alone (in JSON, text or HTML): not inside a longer word or token.
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][SHDC](?![A-Za-z0-9])")
 ORIGIN = (b"origin", b"http://localhost")
 # Two deals: Astrocyte (four suits: a hidden card's value is rarely one already seen), and
