@@ -3,6 +3,7 @@ server's (GET /attempts/<id>/replay/?step=k, /challenges/<id>/solution/?step=k).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -19,6 +20,9 @@ from tests.frontend.helpers import (
 from tests.frontend.page_support import BROWSER_TEST, page_errors, recorded_page
 
 pytestmark = BROWSER_TEST
+
+
+CLOCK_START = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
 
 
 def api_get(page: Page, path: str) -> dict[str, Any]:
@@ -104,19 +108,25 @@ def test_a_finished_game_steps_through_the_servers_positions(
     board_matches(board, last["state"])
     expect(board.locator(".foundation[aria-label*='complete run']")).to_have_count(8)
 
-    # Play from the start runs by itself; Pause stops it.
+    # Play from the start runs by itself; Pause stops it. The page's timers run on a clock
+    # the test moves (stopped otherwise), so "it stopped" does not rest on a wait.
     stepper.locator("[data-step-button='first']").click()
     at_step(stepper, 0, steps)
+    page.clock.install(time=CLOCK_START)
+    page.clock.pause_at(CLOCK_START + dt.timedelta(seconds=1))
     stepper.locator("[data-step-button='play']").click()
     expect(stepper.locator("[data-step-button='play']")).to_have_text("❙❙ Pause")
-    page.wait_for_function(
-        "() => Number(document.querySelector('#stepper .stepper').dataset.step) >= 2"
-    )
+    counter = stepper.locator(".step-count")  # set at once by each step played
+    for _ in range(100):
+        if counter.inner_text() not in (f"Step {k} of {steps}" for k in (0, 1)):
+            break
+        page.clock.run_for(100)
     stepper.locator("[data-step-button='play']").click()
     expect(stepper.locator("[data-step-button='play']")).to_have_text("▶ Play")
-    paused = int(stepper.get_attribute("data-step") or "0")
-    page.wait_for_timeout(1000)
-    assert int(stepper.get_attribute("data-step") or "0") == paused
+    paused = counter.inner_text()
+    assert paused == f"Step 2 of {steps}"
+    page.clock.run_for(60_000)  # a minute of the page's time: no step more
+    assert counter.inner_text() == paused
 
     # Before the day is over nothing the browser got names the seed.
     for url, _, body in recorder.responses:
