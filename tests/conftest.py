@@ -252,3 +252,31 @@ def fresh_throttles(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     }
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", dict(GENEROUS_RATES))
     yield
+
+
+class ReadCountingClock:
+    """A clock that moves only when it is read, ``step`` seconds a read: the solver's
+    searches read it at their periodic checks (every ``CHECK_EVERY`` expansions), so a time
+    limit becomes a number of checks, the same on any machine."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.reads = 0
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        return self.reads * self.step
+
+
+@pytest.fixture
+def search_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], ReadCountingClock]:
+    """``search_clock(step)``: the solver's clock (games/solver/clock.py, which every search
+    and ``solve`` read) replaced by a ``ReadCountingClock``."""
+    from games.solver import clock
+
+    def install(step: float) -> ReadCountingClock:
+        fake = ReadCountingClock(step)
+        monkeypatch.setattr(clock, "time", fake)
+        return fake
+
+    return install

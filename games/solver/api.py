@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 import resource
 import sys
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Board, Move, Variant, replay, replay_on
 
+from .clock import now
 from .heuristic import SPIDER, STAGED
 from .improve import improve as improve_line
 from .outcome import Status, StopReason
@@ -103,7 +103,7 @@ def solve(
     shorter line once the deal is proven (``improve.py``): the pipeline's verification
     wants it, a hint does not.
     """
-    began = time.perf_counter()
+    began = now()  # the searches' clock (clock.py): their deadlines are read on it
     rss_before = _max_rss_mb()
     start = _start_board(position)
     deadline = began + seconds
@@ -122,7 +122,7 @@ def solve(
         # cheap passes, so that the deal is proven as soon as the search is done
         moves = shorten(start, moves, deadline, quick=budget > 0)
         first_par = len(moves)
-        proven = time.perf_counter() - began
+        proven = now() - began
         if budget > 0:
             better = improve_line(
                 start,
@@ -145,7 +145,7 @@ def solve(
         status=status,
         moves=[str(move) for move in moves] if status == SOLVED else [],
         nodes=outcome.nodes,
-        seconds=time.perf_counter() - began,
+        seconds=now() - began,
         peak_memory_mb=memory,
         reason=StopReason.BOOKKEEPING if status != outcome.status else outcome.reason,
         raw_length=raw_length,
