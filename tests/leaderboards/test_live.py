@@ -276,8 +276,19 @@ async def test_a_burst_of_finishes_is_coalesced_and_the_last_board_is_right() ->
     began = time.monotonic()
     await db(burst)()
     took = time.monotonic() - began
-    # Every push the burst set off, the flushes of the windows it opened among them.
-    messages = await drain(communicator)
+    # Every push the burst set off, the flushes of the windows it opened among them: until
+    # the last board and progress rows say all twenty finished (the assertions below).
+
+    def all_finished(messages: list[dict[str, Any]]) -> bool:
+        boards = [m for m in messages if m["type"] == "board"]
+        rows = [r for m in messages if m["type"] == "progress" for r in m["players"]]
+        return (
+            bool(boards)
+            and boards[-1]["counts"]["finished"] == 20
+            and (sum(1 for row in rows if row["finished"]) >= 20)
+        )
+
+    messages = await drain(communicator, until=all_finished)
     boards = [m for m in messages if m["type"] == "board"]
     # At most one board per window the burst spanned (on a loaded machine it spans more
     # than one), never one per finish.
