@@ -18,13 +18,11 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from core.live import wait_idle
 from games import engine
 from games.models import DailyChallenge, Deal
-from tests.conftest import LIVE_SETTLE_SECONDS
 from tests.frontend.helpers import hidden_card_problems
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS
-from tests.leaderboards.live_support import DELIVERED_SECONDS
+from tests.leaderboards.live_support import settled_frames
 
 # A card code standing alone (in JSON, text or HTML): not inside a longer word or token.
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][SHDC](?![A-Za-z0-9])")
@@ -195,9 +193,7 @@ async def frames_while(path: str, cookie: str, play: Any) -> tuple[list[str], An
     assert connected
     frames = [await communicator.receive_from(timeout=5)]
     result = await database_sync_to_async(play)()
-    assert await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)
-    while not await communicator.receive_nothing(timeout=DELIVERED_SECONDS, interval=0.01):
-        frames.append(await communicator.receive_from())
+    frames += await settled_frames(communicator)
     await communicator.disconnect()
     # database_sync_to_async ran in asgiref's one sync thread: give its connection back to
     # the pool (a connection left there stays checked out for the rest of the session).

@@ -82,24 +82,32 @@ async def next_of(
             return message
 
 
-async def drain(
-    communicator: WebsocketCommunicator,
-    until: Callable[[list[dict[str, Any]]], bool] = lambda messages: True,
-) -> list[dict[str, Any]]:
-    """Every message the pushes set off so far bring: once they have all run to their end
+async def settled_frames(
+    communicator: WebsocketCommunicator, until: Callable[[list[str]], bool] = lambda _: True
+) -> list[str]:
+    """Every frame the pushes set off so far bring: once they have all run to their end
     (``core.live.wait_idle``, a window's flush included, however slow the machine), what
     has arrived, until none comes for ``DELIVERED_SECONDS`` (the layer's hop to the socket;
-    receive_nothing: a timeout must not kill the app) and ``until(messages)`` holds, or
+    receive_nothing: a timeout must not kill the app) and ``until(frames)`` holds, or
     ``LIVE_SETTLE_SECONDS`` have passed (a hop a loaded machine makes late is still taken)."""
     assert await asyncio.to_thread(wait_idle, LIVE_SETTLE_SECONDS)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + LIVE_SETTLE_SECONDS
-    messages = []
+    frames: list[str] = []
     while True:
         if not await communicator.receive_nothing(timeout=DELIVERED_SECONDS, interval=0.01):
-            messages.append(await communicator.receive_json_from())
-        elif until(messages) or loop.time() >= deadline:
-            break
+            frames.append(await communicator.receive_from())
+        elif until(frames) or loop.time() >= deadline:
+            return frames
+
+
+async def drain(
+    communicator: WebsocketCommunicator,
+    until: Callable[[list[dict[str, Any]]], bool] = lambda _: True,
+) -> list[dict[str, Any]]:
+    """``settled_frames`` as messages, each checked for secrets; ``until`` reads messages."""
+    frames = await settled_frames(communicator, lambda got: until([json.loads(f) for f in got]))
+    messages = [json.loads(frame) for frame in frames]
     for message in messages:
         assert_no_secret(message)
     return messages
