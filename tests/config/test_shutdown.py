@@ -34,6 +34,7 @@ from tests.dev_script import dev_script
 from tests.factories import make_challenge, make_player
 from tests.games.api_support import solution_of, solved_deal
 from tests.games.hints_support import off_the_solution
+from tests.games.midnight_support import wait_for
 from tests.own_redis import OwnRedis, own_redis
 
 __all__ = ["own_redis"]
@@ -153,10 +154,8 @@ def test_sigterm_does_not_wait_for_a_request_stuck_in_a_thread(own_redis: OwnRed
         # The hint's search is on the broker's queue (no worker takes it): the request now
         # waits for it in one of the server's HTTP threads.
         broker = redis.Redis.from_url(own_redis.url)
-        deadline = time.monotonic() + 30
-        while not broker.llen(settings.CELERY_TASK_DEFAULT_QUEUE):
-            assert time.monotonic() < deadline, "the hint was never queued"
-            time.sleep(0.05)
+        queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        wait_for(lambda: broker.llen(queue), 30, "the hint's search on the broker's queue")
         started = time.monotonic()
         process.send_signal(signal.SIGTERM)
         try:
