@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 import urllib.request
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
@@ -23,6 +21,7 @@ from tests.config.server_support import running_server
 from tests.factories import make_player
 from tests.games.api_support import solution_of, todays_challenge
 from tests.own_redis import OwnRedis, own_redis
+from tests.waiting import wait_for
 
 __all__ = ["own_redis"]
 
@@ -33,13 +32,6 @@ TOKEN = "workers-metrics-token"
 HEALTH_CHECKS = 16
 MAX_HEALTH_CHECKS = 800
 WATCHERS = 4
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
 
 
 def pids_with_files(folder: Path) -> set[str]:
@@ -89,7 +81,7 @@ def test_two_workers_answer_every_scrape_with_the_sum_of_both(
         # Both workers up (each writes its files once it has loaded the app), then health
         # checks on new connections, a few at once, until both have answered some (the
         # kernel hands each connection to one of them).
-        wait_for(lambda: len(pids_with_files(tmp_path)) == 2, "both workers up")
+        wait_for(lambda: len(pids_with_files(tmp_path)) == 2, 30, "both workers up")
         checks = 0
         with ThreadPoolExecutor(8) as pool:
             while len(served_by_pid(tmp_path, "health/")) < 2 and checks < MAX_HEALTH_CHECKS:

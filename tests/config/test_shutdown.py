@@ -34,8 +34,8 @@ from tests.dev_script import dev_script
 from tests.factories import make_challenge, make_player
 from tests.games.api_support import solution_of, solved_deal
 from tests.games.hints_support import off_the_solution
-from tests.games.midnight_support import wait_for
 from tests.own_redis import OwnRedis, own_redis
+from tests.waiting import wait_for
 
 __all__ = ["own_redis"]
 

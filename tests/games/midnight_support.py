@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import time
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from channels.testing import WebsocketCommunicator
@@ -61,18 +59,6 @@ def start_and_leave_open(client: APIClient, challenge: DailyChallenge) -> int:
     )
     assert posted.status_code == 200, posted.content
     return attempt_id
-
-
-def wait_for(check: Callable[[], T | None], timeout: float, what: str) -> T:
-    """Poll ``check`` until it returns something truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.05)
 
 
 def todays_challenge_ids(client: APIClient) -> tuple[str, list[int]]:

@@ -18,8 +18,8 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 import time_machine
@@ -62,7 +62,9 @@ from tests.games.midnight_support import (
     todays_challenge_ids,
     watch,
 )
+from tests.waiting import wait_for
 
+T = TypeVar("T")
 db = database_sync_to_async
 # The day's set-up (two solver runs, a player, an attempt) happens this long before midnight,
 # then the clock moves on to the few seconds before it that each test is about.
@@ -85,7 +87,7 @@ def embedded(settings: Any, transactional_db: None) -> Iterator[None]:
     settings.PRACTICE_POOL_SIZE = 0
     settings.SOLVER_SECONDS = 20.0
     yield
-    wait_for(lambda: not embedded_threads(), 60)
+    wait_for(lambda: not embedded_threads(), 60, "the embedded threads to end")
 
 
 async def until_midnight() -> None:
@@ -338,11 +340,17 @@ def test_an_unproved_candidate_is_replaced_within_seconds_not_at_the_next_beat(
     background = EmbeddedBackground()
     background.start()
     try:
-        first = wait_for(lambda: Deal.objects.filter(status=Deal.Status.UNKNOWN).first(), 10)
+        first = wait_for(
+            fresh(lambda: Deal.objects.filter(status=Deal.Status.UNKNOWN).first()),
+            10,
+            "a first candidate left unknown",
+        )
         # Within seconds, long before the next beat (DAILIES_PREPARE_EVERY, 600 s, away), with
         # room for a loaded CI machine, where the background loop's turn can come late (a
         # full-stack CI run on two busy cores once took more than 17 s).
-        second = wait_for(lambda: Deal.objects.exclude(pk=first.pk).first(), 60)
+        second = wait_for(
+            fresh(lambda: Deal.objects.exclude(pk=first.pk).first()), 60, "a second candidate"
+        )
         assert second.pool == Deal.Pool.DAILY
         # ...but not in a tight loop: one new candidate per REDRAW_SECONDS at most.
         time.sleep(REDRAW_SECONDS)
@@ -351,12 +359,11 @@ def test_an_unproved_candidate_is_replaced_within_seconds_not_at_the_next_beat(
         background.stop()
 
 
-def wait_for(find: Any, timeout: float) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = find()
-        if found:
-            return found
-        connection.close()  # each look on a connection of its own, as the beat's threads do
-        time.sleep(0.25)
-    raise AssertionError(f"nothing within {timeout} s")
+def fresh(find: Callable[[], T]) -> Callable[[], T]:
+    """``find``, each look on a connection of its own, as the beat's threads do."""
+
+    def look() -> T:
+        connection.close()
+        return find()
+
+    return look

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,21 +15,13 @@ from games.services.deals import deal_create
 from games.tasks import dailies_prepare_task, deal_verify_task
 from tests.celery_worker import CeleryWorker, start_celery_worker
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS, QUICK_VARIANT, SLOW_SEED
+from tests.waiting import wait_for
 
 pytestmark = [
     pytest.mark.celery,
     pytest.mark.redis,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def test_a_worker_verifies_a_deal_end_to_end(celery_worker: CeleryWorker) -> None:
