@@ -264,7 +264,13 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
     ),
     "HINT_SECONDS": Variable(
         5.0,
-        "The solver's time limit for one hint in a practice attempt.",
+        "The solver's time limit for one hint in a practice attempt (and for autocomplete).",
+    ),
+    "HINT_NODES": Variable(
+        100000,
+        "Positions (nodes) the solver searches at most for one hint (and for autocomplete): "
+        "the same position gets the same hint on any machine that reaches them within "
+        "HINT_SECONDS.",
     ),
     "HINT_SOLVES_PER_PROCESS": Variable(
         1,

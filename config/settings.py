@@ -367,6 +367,7 @@ CELERY_BEAT_SCHEDULE["dailies-prepare"] = {
 ACTIONS_MAX_BATCH: int = setting("ACTIONS_MAX_BATCH")
 HINTS_PER_GAME: int = setting("HINTS_PER_GAME")
 HINT_SECONDS: float = setting("HINT_SECONDS")
+HINT_NODES: int = setting("HINT_NODES")
 HINT_SOLVES_PER_PROCESS: int = setting("HINT_SOLVES_PER_PROCESS")
 # With workers, a hint waiting for one holds an HTTP thread: this many at once per process.
 HINT_WAITS_PER_PROCESS: int = setting("HINT_WAITS_PER_PROCESS")

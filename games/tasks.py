@@ -60,11 +60,14 @@ def enqueue_verification(deal_id: int, force: bool = False) -> None:
     soft_time_limit=int(settings.HINT_SECONDS) + 30,
     time_limit=int(settings.HINT_SECONDS) + 60,
 )
-def hint_solve_task(attempt_id: int, log_length: int, seconds: float) -> dict[str, Any]:
+def hint_solve_task(
+    attempt_id: int, log_length: int, seconds: float, nodes: int | None = None
+) -> dict[str, Any]:
     """A practice hint's search, off the web processes (games/services/hints.py): the hint from the
-    position after ``log_length`` actions (the line found is kept in the shared cache)."""
+    position after ``log_length`` actions (the line found is kept in the shared cache).
+    ``nodes``: the search's budget in positions (none from a web process of an older release)."""
     attempt = Attempt.objects.select_related("deal").get(pk=attempt_id)
-    return position_hint(attempt, log_length, seconds)
+    return position_hint(attempt, log_length, seconds, nodes)
 
 
 @shared_task(

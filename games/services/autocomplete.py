@@ -2,12 +2,12 @@
 server plays the finish for the player, as ordinary actions in the log.
 
 Nothing is secret any more at that point (the player sees every card), so the solver may
-look: it searches from the position within ``HINT_SECONDS`` and its winning line is pushed
-through ``attempt_push_actions`` at the log's offset, in batches of ``ACTIONS_MAX_BATCH``,
-on the server's clock like any batch (the score counts those actions and that time). A
-position that is all face up is not always winnable: then the player is told so and
-nothing is played. The search runs in the request, at most ``HINT_SOLVES_PER_PROCESS`` at
-once per server process (another answers 503 ``hints_busy``).
+look: it searches from the position (at most ``HINT_NODES`` positions and ``HINT_SECONDS``)
+and its winning line is pushed through ``attempt_push_actions`` at the log's offset, in
+batches of ``ACTIONS_MAX_BATCH``, on the server's clock like any batch (the score counts
+those actions and that time). A position that is all face up is not always winnable: then
+the player is told so and nothing is played. The search runs in the request, at most
+``HINT_SOLVES_PER_PROCESS`` at once per server process (another answers 503 ``hints_busy``).
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ def attempt_autocomplete(*, attempt_id: int, player: Any) -> Batch:
             "Auto-complete plays on only once every card is face up and the stock is dealt."
         )
     with hint_solver_slot():
-        result = solver.solve(board, seconds=settings.HINT_SECONDS)
+        result = solver.solve(board, seconds=settings.HINT_SECONDS, max_nodes=settings.HINT_NODES)
     if not result.solved:
         why = (
             "No winning line exists from this position: undo or resign."
             if result.status == solver.UNSOLVABLE
-            else f"No winning line found within {settings.HINT_SECONDS:g} s: play on."
+            else "No winning line found within the search's limit: play on."
         )
         raise NoFinishFoundError(why, details={"status": result.status})
     offset, batch = len(attempt.log), None

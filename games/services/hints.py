@@ -7,7 +7,8 @@ per attempt). While the player's actions in force (undone ones gone) follow a pa
 hint is its next action: no search. A player who left every path by a move or two of
 their own gets, from a search bounded in nodes (``hint_lines.rejoin``, milliseconds), the
 step onto a path's position (a move of the path's own, or undo), and the path from
-there is kept. Otherwise the solver searches, with its time limit (``HINT_SECONDS``):
+there is kept. Otherwise the solver searches, at most ``HINT_NODES`` positions (the same
+hint on any machine) and ``HINT_SECONDS``:
 
 - with Celery workers (``REDIS_URL`` set), on a worker (task ``games.hint_solve`` on
   ``HINT_QUEUE``): the web process only waits for the answer, so a search never holds a
@@ -162,22 +163,24 @@ def _next_action(attempt: Attempt) -> dict[str, Any]:
         return _answer(known.action, known.moves_to_win)
     if current_app.conf.task_always_eager:
         with _a_free_slot("HINT_SOLVES_PER_PROCESS"):
-            return position_hint(attempt, len(log), settings.HINT_SECONDS)
+            return position_hint(attempt, len(log), settings.HINT_SECONDS, settings.HINT_NODES)
     with _a_free_slot("HINT_WAITS_PER_PROCESS"):  # a waiting hint holds an HTTP thread
-        return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS)
+        return _solve_on_a_worker(attempt, len(log), settings.HINT_SECONDS, settings.HINT_NODES)
 
 
 HINT_TASK = "games.hint_solve"  # games/tasks.py: position_hint on a worker
 
 
-def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
+def _solve_on_a_worker(
+    attempt: Attempt, log_length: int, seconds: float, nodes: int
+) -> dict[str, Any]:
     wait = seconds + settings.HINT_QUEUE_SECONDS
     # (no queue named: the default queue, as for every other task)
     queue = settings.HINT_QUEUE or current_app.conf.task_default_queue
     # Sent by name: tasks call services, never the other way round.
     try:
         pending = current_app.send_task(
-            HINT_TASK, args=(attempt.pk, log_length, seconds), expires=wait, queue=queue
+            HINT_TASK, args=(attempt.pk, log_length, seconds, nodes), expires=wait, queue=queue
         )
     except REDIS_DOWN:
         raise HintsBusyError(UNREACHABLE) from None
@@ -194,17 +197,20 @@ def _solve_on_a_worker(attempt: Attempt, log_length: int, seconds: float) -> dic
     return answer
 
 
-def position_hint(attempt: Attempt, log_length: int, seconds: float) -> dict[str, Any]:
+def position_hint(
+    attempt: Attempt, log_length: int, seconds: float, nodes: int | None
+) -> dict[str, Any]:
     """The hint from the position after the first ``log_length`` actions of the attempt's
     log (a log only grows, so that position is the one the hint was asked for), by a
-    search; the winning line found, if any, is kept in the cache for the next hints."""
+    search of at most ``nodes`` positions and ``seconds``; the winning line found, if any,
+    is kept in the cache for the next hints."""
     board = attempt_board(attempt, log_length)
-    result = solver.solve(board, seconds=seconds)
+    result = solver.solve(board, seconds=seconds, max_nodes=nodes)
     if result.solved and result.moves:
         _remember_path(attempt, actions_in_force(board) + list(result.moves))
         return _answer(result.moves[0], len(result.moves))
     if result.status == solver.UNSOLVABLE:
         message = "No winning line exists from this position: undo or resign."
     else:
-        message = f"No hint found within the limit of {seconds:g} s."
+        message = "No hint found within the search's limit: play on."
     return {"action": None, "status": result.status, "moves_to_win": None, "message": message}

@@ -12,6 +12,19 @@ from games.models import Attempt, Deal
 from games.services.hint_lines import rejoin
 from tests.games.api_support import solution_of, solved_deal
 
+# A hint's search in the tests is bounded in positions (HINT_NODES), never by the clock: its
+# time limit is one no search reaches, so a loaded machine gets the same answer.
+NO_TIME_LIMIT = 600.0
+NO_SEARCH = 1  # HINT_NODES: a search of one position finds nothing; a hint then came from a line
+
+
+def search_budget(settings: Any, nodes: int | None = None) -> None:
+    """Hint searches of at most ``nodes`` positions (the product's HINT_NODES when None),
+    with no time limit in reach."""
+    settings.HINT_SECONDS = NO_TIME_LIMIT
+    if nodes is not None:
+        settings.HINT_NODES = nodes
+
 
 def start_practice(client: APIClient) -> tuple[int, list[str]]:
     deal = solved_deal(pool=Deal.Pool.PRACTICE)

@@ -24,6 +24,7 @@ from tests.games.api_support import (
     solved_deal,
     todays_challenge,
 )
+from tests.games.hints_support import search_budget
 
 pytestmark = pytest.mark.django_db
 
@@ -330,7 +331,7 @@ def test_hints_are_refused_in_ranked_and_given_in_practice(
     assert refused.json()["error"]["code"] == "hints_not_allowed"
     assert "practice" in refused.json()["error"]["message"]
 
-    settings.HINT_SECONDS = 10.0
+    search_budget(settings)
     solved_deal(pool=Deal.Pool.PRACTICE, seed=1)
     practice = client.post("/api/v1/practice/start/", {"variant": "spider1"}, format="json")
     assert practice.status_code == 201, practice.content

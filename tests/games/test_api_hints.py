@@ -16,14 +16,18 @@ from games.services import hints
 from tests.factories import make_player
 from tests.games.api_support import client_for
 from tests.games.hints_support import (
+    NO_SEARCH,
     hint,
     play,
+    search_budget,
     start_off_the_solution,
     start_one_move_off,
     start_practice,
 )
 
-NO_TIME_TO_SEARCH = 0.001  # a search this short finds nothing: a hint then came from a line
+# With workers, a hint waits HINT_SECONDS + HINT_QUEUE_SECONDS for one: no worker answers in
+# this, so only a known line can.
+NO_TIME_TO_WAIT = 0.001
 
 
 @contextmanager
@@ -43,7 +47,7 @@ def every_slot_taken(setting: str, settings: Any) -> Iterator[None]:
 @pytest.mark.django_db
 @pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
 def test_hints_along_the_deals_solution_need_no_search(settings: Any) -> None:
-    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    search_budget(settings, NO_SEARCH)
     client = client_for(make_player())
     attempt_id, solution = start_practice(client)
     for offset in range(5):
@@ -107,16 +111,36 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     client = client_for(make_player())
     attempt_id, board = start_off_the_solution(client)
 
-    settings.HINT_SECONDS = 20.0
+    search_budget(settings)
     first = hint(client, attempt_id).json()
     assert first["status"] == "solved" and first["action"], first
     assert first["action"] in board.legal_actions()
 
-    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    search_budget(settings, NO_SEARCH)
     play(client, attempt_id, len(board), first["action"])
     second = hint(client, attempt_id).json()
     assert second["action"] is not None, second
     assert second["moves_to_win"] == first["moves_to_win"] - 1
+
+
+def assert_nothing_found_within_the_budget(answer: dict[str, Any]) -> None:
+    assert answer["action"] is None and answer["status"] == "unknown", answer
+    assert answer["message"] == "No hint found within the search's limit: play on."
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
+def test_a_hint_search_stops_at_its_budget_in_positions_with_time_to_spare(
+    settings: Any,
+) -> None:
+    # The budget that ends a search is in positions, so a position gets the same answer on
+    # any machine: ten minutes left on the clock, and a search of one position finds nothing.
+    client = client_for(make_player())
+    attempt_id, _ = start_off_the_solution(client)
+    search_budget(settings, NO_SEARCH)
+    answer = hint(client, attempt_id)
+    assert answer.status_code == 200, answer.content
+    assert_nothing_found_within_the_budget(answer.json())
 
 
 @pytest.mark.django_db
@@ -124,7 +148,7 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
 def test_a_hint_that_needs_a_search_while_the_process_is_busy_answers_503(
     settings: Any,
 ) -> None:
-    settings.HINT_SECONDS = 20.0
+    search_budget(settings)
     client = client_for(make_player())
     attempt_id, _ = start_off_the_solution(client)
     with every_slot_taken("HINT_SOLVES_PER_PROCESS", settings):
@@ -177,7 +201,7 @@ def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
     attempt_id, board = start_off_the_solution(client)
     monkeypatch.setattr(hints.solver, "solve", no_search_here)
 
-    settings.HINT_SECONDS = 20.0  # sent to the worker with the task
+    search_budget(settings)  # sent to the worker with the task
     first = hint(client, attempt_id)
     assert first.status_code == 200, first.content
     answer = first.json()
@@ -186,10 +210,24 @@ def test_with_workers_the_search_runs_on_a_worker_not_in_the_web_process(
     play(
         client, attempt_id, len(board), answer["action"]
     )  # then along the worker's line: no search
-    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    settings.HINT_SECONDS = NO_TIME_TO_WAIT
     settings.HINT_QUEUE_SECONDS = 0.0  # no worker could answer in time: only the line can
     second = hint(client, attempt_id).json()
     assert second["moves_to_win"] == answer["moves_to_win"] - 1
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_with_workers_the_hint_budget_in_positions_goes_with_the_task(
+    celery_worker: Any, settings: Any
+) -> None:
+    # The worker's own settings are not the web process's: the budget travels with the task.
+    client = client_for(make_player())
+    attempt_id, _ = start_off_the_solution(client)
+    search_budget(settings, NO_SEARCH)
+    answer = hint(client, attempt_id)
+    assert answer.status_code == 200, answer.content
+    assert_nothing_found_within_the_budget(answer.json())
 
 
 @pytest.mark.celery
@@ -199,7 +237,7 @@ def test_a_hint_not_back_from_the_workers_in_time_answers_503(
 ) -> None:
     client = client_for(make_player())
     attempt_id, _ = start_off_the_solution(client)
-    settings.HINT_SECONDS = NO_TIME_TO_SEARCH
+    settings.HINT_SECONDS = NO_TIME_TO_WAIT
     settings.HINT_QUEUE_SECONDS = 0.0  # no worker answers within a millisecond
     busy = hint(client, attempt_id)
     assert busy.status_code == 503 and busy.json()["error"]["code"] == "hints_busy"

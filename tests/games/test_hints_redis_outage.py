@@ -17,7 +17,7 @@ import pytest
 from tests.dead_port import dead_port
 from tests.factories import make_player
 from tests.games.api_support import client_for
-from tests.games.hints_support import hint, start_off_the_solution, start_practice
+from tests.games.hints_support import hint, search_budget, start_off_the_solution, start_practice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_in_process")]
 
@@ -49,7 +49,7 @@ def test_a_hint_along_the_solution_is_answered_with_the_cache_down(
 def test_a_hint_off_the_solution_is_searched_with_the_cache_down(settings: Any) -> None:
     client = client_for(make_player())
     attempt_id, board = start_off_the_solution(client)
-    settings.HINT_SECONDS = 20.0
+    search_budget(settings)
     with the_cache_down(settings):
         response = hint(client, attempt_id)
     assert response.status_code == 200, response.content
