@@ -2,6 +2,7 @@
 ``games.services.hints`` does for it in the process, without the database's one-row reads.
 
     .venv/bin/python -m bench.hint_bench [--moves-off 1] [--per-deal 10] [--seconds 5]
+                                         [--nodes 100000]
 
 For each deal with a stored winning line in tests/data/solutions.json (spider1 and
 astrocyte), positions are taken along the line every few actions; at each, ``--moves-off``
@@ -9,10 +10,11 @@ legal actions of the player's own are played (the first that is neither the line
 nor undo nor a deal, each time). The hint is then timed as the service answers it: the
 attempt's log replayed (``engine.replay_on``, as ``selectors.attempt_board``), the known
 lines tried (``hint_lines.known_win``: on a line, or a step back onto it by a search
-bounded in nodes), and only when they give nothing the solver, within ``--seconds`` (the
-HINT_SECONDS default; with workers that search runs on a worker, and the queue's wait is
-not in the figure). Printed: each hint's seconds and where it came from, then the median,
-p90 and max, and how many came from a known line. Single-threaded: note the load average.
+bounded in nodes), and only when they give nothing the solver, within ``--nodes`` and
+``--seconds`` (the HINT_NODES and HINT_SECONDS defaults; with workers that search runs on
+a worker, and the queue's wait is not in the figure). Printed: each hint's seconds and
+where it came from, then the median, p90 and max, and how many came from a known line.
+Single-threaded: note the load average.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def off_line_logs(
 
 
 def hint_seconds(
-    variant: str, seed: int, line: list[str], log: list[str], seconds: float
+    variant: str, seed: int, line: list[str], log: list[str], seconds: float, nodes: int
 ) -> tuple[float, str]:
     """One hint as the service computes it: (seconds, where the answer came from)."""
     began = time.perf_counter()
@@ -67,13 +69,14 @@ def hint_seconds(
     known = known_win(board, Board.deal(variant, seed), [line])
     if known is not None:
         return time.perf_counter() - began, f"known line: {known.action}"
-    result = solver.solve(board, seconds=seconds)
+    result = solver.solve(board, seconds=seconds, max_nodes=nodes)
     return time.perf_counter() - began, f"solver: {result.status}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--nodes", type=int, default=100_000)
     parser.add_argument("--per-deal", type=int, default=10)
     parser.add_argument("--moves-off", type=int, default=1)
     args = parser.parse_args()
@@ -84,7 +87,9 @@ def main() -> None:
         variant, seed = key.split(":")
         logs = off_line_logs(variant, int(seed), list(line), args.per_deal, args.moves_off)
         for at, log in logs:
-            took, source = hint_seconds(variant, int(seed), list(line), log, args.seconds)
+            took, source = hint_seconds(
+                variant, int(seed), list(line), log, args.seconds, args.nodes
+            )
             times.append(took)
             from_lines += source.startswith("known")
             print(
