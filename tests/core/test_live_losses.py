@@ -144,7 +144,10 @@ def test_a_group_channel_that_fails_tells_every_member_and_is_counted(
         watchers = [Watcher(), Watcher()]
         for watcher in watchers:
             await groups.join("challenge-9", watcher)
-        await asyncio.sleep(0.1)
+        deadline = asyncio.get_running_loop().time() + 5
+        while not all(watcher.lost for watcher in watchers):  # the failure reaches them
+            assert asyncio.get_running_loop().time() < deadline, "no watcher was told"
+            await asyncio.sleep(0.01)
         return watchers
 
     with Change("subscription_lost") as change, caplog.at_level(logging.WARNING):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
 from typing import Any, NamedTuple
 
 import pytest
@@ -32,6 +31,7 @@ from tests.games.api_support import (
 )
 from tests.games.conftest import OTHER_QUICK_SEED
 from tests.games.lost_play import KEPT, LOST_SEED, LOST_VARIANT, losing_log
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -237,11 +237,11 @@ def test_with_workers_the_analysis_runs_on_a_worker(celery_worker: Any) -> None:
     client = client_for(player)
     url = f"/api/v1/attempts/{attempt.pk}/analysis/"
     assert client.post(url).status_code in (200, 202)
-    deadline = time.monotonic() + 90
-    while client.get(url).json()["status"] != "done" and time.monotonic() < deadline:
-        time.sleep(0.2)
-    answer = client.get(url).json()
-    assert answer["status"] == "done"
+    answer = wait_for(
+        lambda: (found := client.get(url).json())["status"] == "done" and found,
+        90,
+        "the worker's analysis",
+    )
     assert answer["saved"]["played"] == len(attempt.log)
     assert client.post(url).status_code == 200  # asked again: the stored answer
     assert AttemptAnalysis.objects.count() == 1

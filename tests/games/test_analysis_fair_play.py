@@ -5,14 +5,12 @@ is over the analysis works. The helpers are test_fair_play.py's (imported, not c
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
 from games.models import Attempt, AttemptAnalysis
-from games.services.analysis import analysis_run
 from games.services.deals import deal_schedule
 from tests.factories import make_player, verified_deal
 from tests.games.api_support import client_for, past_challenge_of
@@ -26,6 +24,7 @@ from tests.games.fair_play_support import (
     post,
     signed_in,
 )
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,10 +72,11 @@ def test_an_open_days_analysis_is_an_unknown_id_then_works_once_the_day_is_over(
     for attempt_id in (mine, rival_attempt):
         asked = api.post(f"/api/v1/attempts/{attempt_id}/analysis/")
         assert asked.status_code in (200, 202), asked.content
-    deadline = time.monotonic() + 60
-    while AttemptAnalysis.objects.exclude(status="done").exists() and time.monotonic() < deadline:
-        time.sleep(0.2)  # the embedded run's analysis threads
-    for analysis in AttemptAnalysis.objects.filter(status="pending"):
-        analysis_run(analysis_id=analysis.pk)
+    in_flight = (AttemptAnalysis.Status.PENDING, AttemptAnalysis.Status.RUNNING)
+    wait_for(  # the embedded run's analysis threads
+        lambda: not AttemptAnalysis.objects.filter(status__in=in_flight).exists(),
+        60,
+        "both analyses to end",
+    )
     done = api.get(f"/api/v1/attempts/{rival_attempt}/analysis/").json()
     assert done["status"] == "done" and done["saved"]["played"] == len(deal.solution or [])
