@@ -123,9 +123,15 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     assert second["moves_to_win"] == first["moves_to_win"] - 1
 
 
-def assert_nothing_found_within_the_budget(answer: dict[str, Any]) -> None:
-    assert answer["action"] is None and answer["status"] == "unknown", answer
-    assert answer["message"] == "No hint found within the search's limit: play on."
+def assert_one_position_finds_nothing(settings: Any) -> None:
+    """Off the solution, a hint searched within a budget of one position, with ten minutes
+    left on the clock: nothing found."""
+    attempt_id, _ = start_off_the_solution(client := client_for(make_player()))
+    search_budget(settings, NO_SEARCH)
+    answer = hint(client, attempt_id)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["action"] is None and answer.json()["status"] == "unknown", answer
+    assert answer.json()["message"] == "No hint found within the search's limit: play on."
 
 
 @pytest.mark.django_db
@@ -134,13 +140,8 @@ def test_a_hint_search_stops_at_its_budget_in_positions_with_time_to_spare(
     settings: Any,
 ) -> None:
     # The budget that ends a search is in positions, so a position gets the same answer on
-    # any machine: ten minutes left on the clock, and a search of one position finds nothing.
-    client = client_for(make_player())
-    attempt_id, _ = start_off_the_solution(client)
-    search_budget(settings, NO_SEARCH)
-    answer = hint(client, attempt_id)
-    assert answer.status_code == 200, answer.content
-    assert_nothing_found_within_the_budget(answer.json())
+    # any machine.
+    assert_one_position_finds_nothing(settings)
 
 
 @pytest.mark.django_db
@@ -222,12 +223,7 @@ def test_with_workers_the_hint_budget_in_positions_goes_with_the_task(
     celery_worker: Any, settings: Any
 ) -> None:
     # The worker's own settings are not the web process's: the budget travels with the task.
-    client = client_for(make_player())
-    attempt_id, _ = start_off_the_solution(client)
-    search_budget(settings, NO_SEARCH)
-    answer = hint(client, attempt_id)
-    assert answer.status_code == 200, answer.content
-    assert_nothing_found_within_the_budget(answer.json())
+    assert_one_position_finds_nothing(settings)
 
 
 @pytest.mark.celery
