@@ -3,8 +3,10 @@ event itself, with a deadline that only a broken product reaches, never a fixed 
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -21,3 +23,20 @@ def wait_for(check: Callable[[], T | None], timeout: float, what: str, every: fl
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {timeout} s: {what}")
         time.sleep(every)
+
+
+async def until(
+    check: Callable[[], bool | Awaitable[bool]], timeout: float, what: str, every: float = 0.01
+) -> None:
+    """On an event loop: poll ``check`` (awaited when it returns an awaitable) until it
+    holds, yielding to the loop between looks; fail, naming ``what``, after ``timeout``
+    seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        held = check()
+        if await held if inspect.isawaitable(held) else held:
+            return
+        if loop.time() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(every)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from typing import Any, TypeVar
+from typing import Any
 
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
@@ -21,8 +21,6 @@ DAY = dt.date(2031, 3, 14)
 NEXT_DAY = DAY + dt.timedelta(days=1)
 MIDNIGHT = dt.datetime.combine(NEXT_DAY, dt.time(0), tzinfo=dt.UTC)
 OPEN_ACTIONS = 3  # actions the player makes before leaving the attempt open
-
-T = TypeVar("T")
 
 
 def at(seconds_from_midnight: float) -> dt.datetime:

@@ -7,6 +7,7 @@ stops reading must neither delay the others nor hold more than its mailbox.
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from tests.leaderboards.live_support import (
     next_of,
     watch,
 )
+from tests.waiting import until
 
 pytestmark = LIVE_SOCKET_TEST
 
@@ -81,11 +83,8 @@ class Recorder(GroupMember):
         self.got.append(event["n"])
 
 
-async def until(condition: Any, seconds: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.005)
+def has_read(recorder: Recorder, count: int) -> bool:
+    return len(recorder.got) == count
 
 
 async def test_a_socket_that_stops_reading_delays_no_one_and_keeps_only_the_newest() -> None:
@@ -98,12 +97,13 @@ async def test_a_socket_that_stops_reading_delays_no_one_and_keeps_only_the_newe
     try:
         for n in range(sent):
             await get_channel_layer().group_send(group, {"type": "note", "n": n})
-            await until(lambda n=n: len(reading.got) == n + 1)  # the reader is never held up
+            # the reader is never held up
+            await until(functools.partial(has_read, reading, n + 1), 5, f"message {n}", 0.005)
         assert reading.got == list(range(sent))
         assert stopped.got == []
         unstuck.set()
         # The first message was being sent when it stopped; of the rest, the newest ones.
-        await until(lambda: len(stopped.got) == 1 + MAILBOX_SIZE)
+        await until(lambda: len(stopped.got) == 1 + MAILBOX_SIZE, 5, "the mailbox read", 0.005)
         assert stopped.got == [0, *range(sent - MAILBOX_SIZE, sent)]
     finally:
         await reading.leave_groups()
@@ -121,7 +121,7 @@ async def test_a_watcher_gone_during_its_handshake_does_not_take_the_others_grou
     await asyncio.wait_for(second_joining, 5)
     try:
         await get_channel_layer().group_send(group, {"type": "note", "n": 7})
-        await until(lambda: second.got == [7])
+        await until(lambda: second.got == [7], 5, "the second joiner's message", 0.005)
         assert first.got == [] and local_groups().member_count(group) == 1
     finally:
         await second.leave_groups()
