@@ -156,6 +156,12 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         60.0,
         "The solver's time limit per deal; past it the deal is 'unknown'.",
     ),
+    "SOLVER_NODES": Variable(
+        2_000_000,
+        "Positions the solver searches at most to prove one deal, then it is 'unknown' (0: "
+        "SOLVER_SECONDS alone); a deal gets the same verdict on any machine that reaches "
+        "them within SOLVER_SECONDS.",
+    ),
     "SOLVER_IMPROVE_NODES": Variable(
         3_000_000,  # games.solver's DEFAULT_IMPROVE_NODES, its command line's (tests/solver)
         "Positions the solver may search for a shorter line once a deal is proven (the par), "

@@ -20,6 +20,7 @@ from games.errors import DealStateError
 from games.models import Attempt, DailyChallenge, Deal, commitment_for
 from games.solver.child import prove_lost_in_child, solve_in_child
 from games.solver.decide import Decision, prove_lost
+from games.solver.outcome import StopReason
 from games.solver.search import ProgressCallback
 from games.verification_progress import note_progress
 
@@ -100,6 +101,22 @@ class Outcome:
     improve_nodes: int | None = None  # the budget the line was found with
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What one verification's search may spend: seconds, and positions (None: no bound)."""
+
+    seconds: float
+    nodes: int | None
+
+    @classmethod
+    def of(cls, seconds: float | None, nodes: int | None) -> Budget:
+        """The limits given, the settings' where not (SOLVER_SECONDS, SOLVER_NODES; 0 nodes:
+        no bound)."""
+        seconds = settings.SOLVER_SECONDS if seconds is None else seconds
+        nodes = settings.SOLVER_NODES if nodes is None else nodes
+        return cls(seconds, nodes or None)
+
+
 def improve_budget(deal: Deal, today: dt.date | None = None) -> int:
     """The improve phase's positions for this deal's verification.
 
@@ -125,7 +142,10 @@ def _deal_board(deal: Deal) -> engine.Board:
 
 
 def _run_solver(
-    deal: Deal, seconds: float, improve_nodes: int, progress: ProgressCallback | None
+    deal: Deal,
+    budget: Budget,
+    improve_nodes: int,
+    progress: ProgressCallback | None,
 ) -> solver.SolveResult:
     """In this process, or (SOLVER_NICENESS > 0, the embedded run) in a niced child."""
     if settings.SOLVER_NICENESS > 0:
@@ -133,28 +153,30 @@ def _run_solver(
             deal.variant,
             deal.seed_int,
             niceness=settings.SOLVER_NICENESS,
-            seconds=seconds,
+            seconds=budget.seconds,
+            max_nodes=budget.nodes,
             max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
             improve_nodes=improve_nodes,
             progress=progress,
         )
     return solver.solve(
         _deal_board(deal),
-        seconds=seconds,
+        seconds=budget.seconds,
+        max_nodes=budget.nodes,
         max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
         improve_nodes=improve_nodes,
         progress=progress,
     )
 
 
-def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Outcome:
+def _solve(deal: Deal, limits: Budget, progress: ProgressCallback | None) -> Outcome:
     budget = improve_budget(deal)
-    result = _run_solver(deal, seconds, budget, progress)
+    result = _run_solver(deal, limits, budget, progress)
     effort = (result.nodes, result.seconds, result.peak_memory_mb)
     if result.status == solver.UNSOLVABLE:
         return _proof_of_loss(deal, result)
     if result.status != "solved":
-        return Outcome(result.status, *effort)
+        return Outcome(result.status, *effort, error=_not_proven(result))
     # Never trust the solver's bookkeeping: the engine's checked replay is the certificate.
     check = engine.replay(deal.variant, deal.seed_int, list(result.moves))
     if not (check.ok and check.won):
@@ -172,6 +194,19 @@ def _solve(deal: Deal, seconds: float, progress: ProgressCallback | None) -> Out
         difficulty_label=label,
         improve_nodes=budget,
     )
+
+
+LIMITS = (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT, StopReason.MEMORY_LIMIT)
+
+
+def _not_proven(result: solver.SolveResult) -> str:
+    """Why an unknown deal is unknown, for the operators (the admin's last error)."""
+    if not result.reason:
+        return ""
+    effort = f"{result.nodes:,} positions in {result.seconds:.1f} s"
+    if result.reason in LIMITS:
+        return f"not proven: the search stopped at its {result.reason} ({effort})"
+    return f"not proven: {result.reason} ({effort})"
 
 
 def proof_budget(result: solver.SolveResult) -> int:
@@ -272,12 +307,14 @@ def _record(deal_id: int, run: int, outcome: Outcome) -> Deal:
         deal.verified_at = timezone.now() if outcome.status == Deal.Status.VERIFIED else None
         deal.save()
     log.info(
-        "deal %s %s (par %s, %s nodes, %.1f s)",
+        "deal %s %s (par %s, %s nodes, %.1f s)%s",
         deal.pk,
         deal.status,
         deal.par,
         deal.solver_nodes,
         deal.solver_seconds or 0.0,
+        # why it is unknown (no card in it; a failure's error can name one, so not that)
+        f"; {outcome.error}" if deal.status == Deal.Status.UNKNOWN and outcome.error else "",
     )
     return deal
 
@@ -324,10 +361,13 @@ def deal_verify(
     deal_id: int,
     force: bool = False,
     seconds: float | None = None,
+    nodes: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> Deal:
     """Prove the deal winnable (or not) and store what was found. Safe to run twice.
 
+    The search stops at ``seconds`` (SOLVER_SECONDS) or ``nodes`` positions (SOLVER_NODES;
+    0: no bound), whichever comes first; then the deal is 'unknown'.
     A finished deal is left as it is unless ``force`` (re-verify after an engine or solver
     change). A deal whose verifier died is taken over once its lease has run out.
     """
@@ -337,7 +377,7 @@ def deal_verify(
     deal, run = claimed
     log.info("deal %s: verification run %s started (%s)", deal.pk, run, deal.variant)
     try:
-        outcome = _solve(deal, settings.SOLVER_SECONDS if seconds is None else seconds, progress)
+        outcome = _solve(deal, Budget.of(seconds, nodes), progress)
     except MemoryError:
         outcome = Outcome(status=Deal.Status.UNKNOWN, error="the solver ran out of memory")
     except Exception as exc:

@@ -99,7 +99,8 @@ def solve(
 
     ``solved`` only when the engine's checked replay of the line wins; ``unsolvable`` only
     when an unpruned search was exhausted; otherwise ``unknown`` (see ``reason``).
-    With ``improve_nodes``, up to that many positions (and the time left) go to finding a
+    ``max_nodes`` bounds the search that proves the deal (``nodes``), not the improve
+    phase. With ``improve_nodes``, up to that many positions (and the time left) go to finding a
     shorter line once the deal is proven (``improve.py``): the pipeline's verification
     wants it, a hint does not.
     """
@@ -117,7 +118,7 @@ def solve(
     proven = 0.0
     improve_used = 0
     if status == SOLVED:
-        budget = improve_nodes if max_nodes is None else min(improve_nodes, max_nodes)
+        budget = improve_nodes  # its own budget: ``max_nodes`` bounds the proving search
         # with an improve phase the line is shortened thoroughly at its end: here only the
         # cheap passes, so that the deal is proven as soon as the search is done
         moves = shorten(start, moves, deadline, quick=budget > 0)

@@ -11,11 +11,12 @@ on the child's standard output:
     {"progress": {"nodes": …, "seconds": …, "open_nodes": …, "best_home": …, "par": …}}
     {"result": {…SolveResult's fields…}}
 
-The request (the deal and the limits) is one JSON object on its standard input. With
-``"mode": "prove_lost"`` and ``max_nodes``, the child runs ``decide.prove_lost`` on the deal
-instead (the verification's proof of loss, niced the same way) and writes one line
-``{"decision": {"verdict": …, "line": […], "nodes": …, "rules": […]}}``. If the
-child dies without a result, ``ChildSolverError`` says how, with the end of its stderr.
+The request (the deal and the limits: seconds, and ``max_nodes`` or null) is one JSON
+object on its standard input. With ``"mode": "prove_lost"`` and ``max_nodes``, the child
+runs ``decide.prove_lost`` on the deal instead (the verification's proof of loss, niced
+the same way) and writes one line ``{"decision": {"verdict": …, "line": […], "nodes": …,
+"rules": […]}}``. If the child dies without a result, ``ChildSolverError`` says how, with
+the end of its stderr.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def solve_in_child(
     seconds: float,
     max_memory_mb: int,
     improve_nodes: int,
+    max_nodes: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> SolveResult:
     request = {
@@ -58,6 +60,7 @@ def solve_in_child(
         "seed": seed,
         "niceness": niceness,
         "seconds": seconds,
+        "max_nodes": max_nodes,
         "max_memory_mb": max_memory_mb,
         "improve_nodes": improve_nodes,
     }
@@ -161,6 +164,7 @@ def main() -> int:
     result = solve(
         (request["variant"], int(request["seed"])),
         seconds=float(request["seconds"]),
+        max_nodes=None if request.get("max_nodes") is None else int(request["max_nodes"]),
         max_memory_mb=int(request["max_memory_mb"]),
         improve_nodes=int(request["improve_nodes"]),
         progress=progress,

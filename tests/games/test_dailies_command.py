@@ -22,7 +22,14 @@ from tests.run_support import run_ok
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_up_lines(tmp_path: Path, log_format: str) -> tuple[list[str], sqlite3.Connection]:
+# A time limit out of reach: the search stops at its positions, the same on any machine
+# (a random Spider 1 suit deal takes a few thousand; docs/solver.md).
+LIMITS = ("--seconds", "600", "--nodes", "1000000")
+
+
+def start_up_lines(
+    tmp_path: Path, log_format: str, limits: tuple[str, ...] = LIMITS
+) -> tuple[list[str], sqlite3.Connection]:
     database = tmp_path / "db.sqlite3"
     env = {
         **os.environ,
@@ -37,7 +44,7 @@ def start_up_lines(tmp_path: Path, log_format: str) -> tuple[list[str], sqlite3.
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     prepared = run_ok(
-        [*manage, "dailies_prepare", "--days", "1", "--practice", "1", "--seconds", "20"],
+        [*manage, "dailies_prepare", "--days", "1", "--practice", "1", *limits],
         env,
         timeout=300,
     )
@@ -74,3 +81,12 @@ def test_with_log_format_json_every_line_is_one_json_object(tmp_path: Path) -> N
     assert sum(m.startswith("dailies prepared:") for m in messages) == 1
     for seed, nonce in database.execute("SELECT seed, nonce FROM games_deal"):
         assert not any(seed in line or nonce in line for line in lines)
+
+
+def test_a_position_budget_too_small_leaves_the_day_unfilled_and_says_so(tmp_path: Path) -> None:
+    lines, database = start_up_lines(tmp_path, "plain", ("--seconds", "600", "--nodes", "1"))
+    statuses = {status for (status,) in database.execute("SELECT status FROM games_deal")}
+    assert statuses == {"unknown"}
+    assert database.execute("SELECT count(*) FROM games_dailychallenge").fetchone() == (0,)
+    assert any("node limit" in line for line in lines), lines
+    assert any("still without a verified deal" in line for line in lines), lines

@@ -106,6 +106,25 @@ def test_a_time_limit_leaves_the_deal_unknown_not_stuck(
     assert deal.solver_seconds is not None and deal.solver_seconds < 1.5
 
 
+@pytest.mark.parametrize("niceness", [0, 5], ids=["in this process", "in a niced child"])
+def test_a_position_limit_leaves_the_deal_unknown_with_time_to_spare(
+    niceness: int, settings: Any
+) -> None:
+    # Ten minutes on the clock: only SOLVER_NODES can stop this search, on any machine.
+    settings.SOLVER_NICENESS = niceness
+    settings.SOLVER_SECONDS = 600.0
+    settings.SOLVER_NODES = 200
+    deal = deal_verify(deal_id=deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED).pk)
+    assert deal.status == Deal.Status.UNKNOWN and deal.solution is None
+    assert deal.solver_nodes is not None and 200 <= deal.solver_nodes < 400
+    assert deal.last_error.startswith("not proven: the search stopped at its node limit")
+    assert deal_verdict(deal) == "unknown: budget ran out"
+    # The same deal without the bound is proven: the limit made it unknown, not the deal.
+    deal = deal_verify(deal_id=deal.pk, force=True, nodes=0)
+    assert deal.status == Deal.Status.VERIFIED and deal.last_error == ""
+    assert deal.solver_nodes is not None and deal.solver_nodes > 400
+
+
 def test_retired_deals_are_not_verified() -> None:
     deal = deal_create(variant=QUICK_VARIANT, seed=QUICK_SEED)
     Deal.objects.filter(pk=deal.pk).update(retired=True)

@@ -31,6 +31,7 @@ from tests.games.api_support import client_for
 from tests.games.conftest import OTHER_QUICK_SEED, QUICK_VARIANT
 from tests.run_support import stop_process
 from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
+from tests.waiting import wait_for
 
 db = database_sync_to_async
 LATE = 3.0  # beat wakes at 00:00:00; the worker closes, the board window is 0.25 s
@@ -164,17 +165,19 @@ def test_a_fresh_stack_prepares_today_when_beat_starts_not_an_interval_later(
 ) -> None:
     """Beat sends the preparation as it starts (config/celery.py): with an hour between
     two beats, today's daily is still proven and scheduled within a minute."""
-    import time
-
     env = {**STACK_ENV, "DJANGO_SETTINGS_MODULE": "config.settings"}
     env["DAILIES_PREPARE_EVERY"] = "3600"
     worker = start_celery_worker(tmp_path, extra_env=env)
     beat = start_beat(tmp_path, worker.env)
     try:
-        deadline = time.monotonic() + 60
-        while not DailyChallenge.objects.filter(date=timezone.now().date()).exists():
-            assert time.monotonic() < deadline, beat_log(tmp_path) + worker.log()
-            time.sleep(0.2)
+        try:
+            wait_for(
+                DailyChallenge.objects.filter(date=timezone.now().date()).exists,
+                60,
+                "today's daily",
+            )
+        except AssertionError as late:
+            raise AssertionError(f"{late}\n{beat_log(tmp_path)}{worker.log()}") from late
         daily = DailyChallenge.objects.select_related("deal").get(date=timezone.now().date())
         assert daily.variant == QUICK_VARIANT and daily.deal.par
         assert daily.deal.solver_improve_nodes is not None

@@ -57,14 +57,12 @@ async def test_a_process_subscribes_once_per_board_whatever_its_watchers() -> No
 
     for communicator in watchers:
         await communicator.disconnect()
-    # (the unsubscribe is the pub/sub reader's, once cancelled: give it a moment)
-    left = set(await subscriptions(prefix)) - set(before)
-    for _ in range(30):
-        if not left:
-            break
-        await asyncio.sleep(0.1)
-        left = set(await subscriptions(prefix)) - set(before)
-    assert left == set()
+
+    # (the unsubscribe is the pub/sub reader's, once cancelled: wait for it)
+    async def unsubscribed() -> bool:
+        return set(await subscriptions(prefix)) <= set(before)
+
+    await until(unsubscribed, 5, "the process's Redis subscriptions to end", 0.05)
     assert local_groups().member_count(f"challenge_{challenge.pk}") == 0
 
 

@@ -40,14 +40,22 @@ class Command(BaseCommand):
             "--seconds",
             type=float,
             default=settings.SOLVER_SECONDS,
-            help="solver limit per deal (default: %(default)s)",
+            help="solver time limit per deal, in seconds (default: %(default)s)",
+        )
+        parser.add_argument(
+            "--nodes",
+            type=int,
+            default=settings.SOLVER_NODES,
+            help="solver limit per deal, in positions; 0: none (default: %(default)s)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        seconds = options["seconds"]
+        seconds, nodes = options["seconds"], options["nodes"]
 
         def verify_here(deal_id: int) -> None:
-            deal_verify(deal_id=deal_id, seconds=seconds, progress=progress_logger(deal_id))
+            deal_verify(
+                deal_id=deal_id, seconds=seconds, nodes=nodes, progress=progress_logger(deal_id)
+            )
 
         report = dailies_prepare(
             enqueue=verify_here,
