@@ -102,14 +102,14 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Budget:
+class Limits:
     """What one verification's search may spend: seconds, and positions (None: no bound)."""
 
     seconds: float
     nodes: int | None
 
     @classmethod
-    def of(cls, seconds: float | None, nodes: int | None) -> Budget:
+    def of(cls, seconds: float | None, nodes: int | None) -> Limits:
         """The limits given, the settings' where not (SOLVER_SECONDS, SOLVER_NODES; 0 nodes:
         no bound)."""
         seconds = settings.SOLVER_SECONDS if seconds is None else seconds
@@ -143,7 +143,7 @@ def _deal_board(deal: Deal) -> engine.Board:
 
 def _run_solver(
     deal: Deal,
-    budget: Budget,
+    limits: Limits,
     improve_nodes: int,
     progress: ProgressCallback | None,
 ) -> solver.SolveResult:
@@ -153,23 +153,23 @@ def _run_solver(
             deal.variant,
             deal.seed_int,
             niceness=settings.SOLVER_NICENESS,
-            seconds=budget.seconds,
-            max_nodes=budget.nodes,
+            seconds=limits.seconds,
+            max_nodes=limits.nodes,
             max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
             improve_nodes=improve_nodes,
             progress=progress,
         )
     return solver.solve(
         _deal_board(deal),
-        seconds=budget.seconds,
-        max_nodes=budget.nodes,
+        seconds=limits.seconds,
+        max_nodes=limits.nodes,
         max_memory_mb=settings.SOLVER_MAX_MEMORY_MB,
         improve_nodes=improve_nodes,
         progress=progress,
     )
 
 
-def _solve(deal: Deal, limits: Budget, progress: ProgressCallback | None) -> Outcome:
+def _solve(deal: Deal, limits: Limits, progress: ProgressCallback | None) -> Outcome:
     budget = improve_budget(deal)
     result = _run_solver(deal, limits, budget, progress)
     effort = (result.nodes, result.seconds, result.peak_memory_mb)
@@ -377,7 +377,7 @@ def deal_verify(
     deal, run = claimed
     log.info("deal %s: verification run %s started (%s)", deal.pk, run, deal.variant)
     try:
-        outcome = _solve(deal, Budget.of(seconds, nodes), progress)
+        outcome = _solve(deal, Limits.of(seconds, nodes), progress)
     except MemoryError:
         outcome = Outcome(status=Deal.Status.UNKNOWN, error="the solver ran out of memory")
     except Exception as exc:

@@ -100,9 +100,9 @@ def solve(
     ``solved`` only when the engine's checked replay of the line wins; ``unsolvable`` only
     when an unpruned search was exhausted; otherwise ``unknown`` (see ``reason``).
     ``max_nodes`` bounds the search that proves the deal (``nodes``), not the improve
-    phase. With ``improve_nodes``, up to that many positions (and the time left) go to finding a
-    shorter line once the deal is proven (``improve.py``): the pipeline's verification
-    wants it, a hint does not.
+    phase. With ``improve_nodes``, up to that many positions (and the time left) go to
+    finding a shorter line once the deal is proven (``improve.py``): the pipeline's
+    verification wants it, a hint does not.
     """
     began = now()  # the searches' clock (clock.py): their deadlines are read on it
     rss_before = _max_rss_mb()
