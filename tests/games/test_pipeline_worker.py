@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -13,7 +15,7 @@ from games import engine
 from games.models import DailyChallenge, Deal
 from games.services.deals import deal_create
 from games.tasks import dailies_prepare_task, deal_verify_task
-from tests.celery_worker import CeleryWorker, start_celery_worker
+from tests.celery_worker import CeleryWorker, app_served_by_a_worker, start_celery_worker
 from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS, QUICK_VARIANT, SLOW_SEED
 from tests.waiting import wait_for
 
@@ -33,6 +35,20 @@ def test_a_worker_verifies_a_deal_end_to_end(celery_worker: CeleryWorker) -> Non
     assert engine.replay(QUICK_VARIANT, deal.seed_int, deal.solution or []).won
     assert f"deal {deal.pk}" in celery_worker.log()
     assert str(deal.seed_int) not in celery_worker.log(), "a seed must never reach the logs"
+
+
+def test_a_worker_stops_at_its_position_limit_with_time_to_spare(
+    django_db_blocker: Any, tmp_path: Path
+) -> None:
+    # Ten minutes on the worker's clock: the SOLVER_NODES of its environment stops the search.
+    limits = {"SOLVER_SECONDS": "600", "SOLVER_NODES": "200"}
+    with app_served_by_a_worker(django_db_blocker, tmp_path, limits) as worker:
+        deal = deal_create(variant=QUICK_VARIANT, seed=QUICK_LONG_SEED)
+        assert deal_verify_task.delay(deal.pk).get(timeout=worker.timeout) == "unknown"
+        deal.refresh_from_db()
+        assert deal.last_error.startswith("not proven: the search stopped at its node limit")
+        assert deal.solver_nodes is not None and 200 <= deal.solver_nodes < 400
+        assert re.search(rf"deal {deal.pk} unknown .*node limit", worker.log())
 
 
 def test_running_the_same_task_twice_verifies_once(celery_worker: CeleryWorker) -> None:
