@@ -157,7 +157,7 @@ ENVIRONMENT_VARIABLES: dict[str, Variable] = {
         "The solver's time limit per deal; past it the deal is 'unknown'.",
     ),
     "SOLVER_NODES": Variable(
-        2_000_000,
+        2_000_000,  # games.solver's DEFAULT_MAX_NODES, its command line's (tests/solver)
         "Positions the solver searches at most to prove one deal, then it is 'unknown' (0: "
         "SOLVER_SECONDS alone); a deal gets the same verdict on any machine that reaches "
         "them within SOLVER_SECONDS.",

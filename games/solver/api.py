@@ -83,6 +83,9 @@ def _start_board(position: Board | tuple[Variant | str, int]) -> Board:
 # The pipeline's improve budget (the default of SOLVER_IMPROVE_NODES, config/env.py) and so
 # the command line's: the par a day's players see is the line found with it.
 DEFAULT_IMPROVE_NODES = 3_000_000
+# The pipeline's limit on the search that proves a deal (the default of SOLVER_NODES) and
+# so the command line's: past it the deal is unknown, on any machine that gets that far.
+DEFAULT_MAX_NODES = 2_000_000
 
 
 def solve(

@@ -1,8 +1,9 @@
-"""``python -m games.solver VARIANT SEED [--seconds S] [--improve-nodes N]`` (docs/rules.md,
-"The command line"); ``python -m games.solver decide …`` is ``decide_cli.py``.
+"""``python -m games.solver VARIANT SEED [--seconds S] [--max-nodes N] [--improve-nodes N]``
+(docs/rules.md, "The command line"); ``python -m games.solver decide …`` is ``decide_cli.py``.
 
-By default it searches for a shorter line after the proof as the pipeline's verification
-does (``DEFAULT_IMPROVE_NODES``, the default of SOLVER_IMPROVE_NODES), so that anyone
+By default it searches as the pipeline's verification does: at most ``DEFAULT_MAX_NODES``
+positions to prove the deal (the default of SOLVER_NODES), then a shorter line after the
+proof (``DEFAULT_IMPROVE_NODES``, the default of SOLVER_IMPROVE_NODES), so that anyone
 re-checking a day gets the par players saw (a day that opened on a fresh install was
 proven with a smaller budget: its revealed ``improve_nodes`` says which). Prints
 ``{"status", "moves", "nodes", "seconds", "par", "peak_memory_mb"}`` as one JSON line.
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from games.engine.cli import EXIT_REFUSED, EXIT_USAGE, _Parser, parse_seed, parse_variant
 from games.engine.variants import VARIANTS
 
-from .api import DEFAULT_IMPROVE_NODES, solve
+from .api import DEFAULT_IMPROVE_NODES, DEFAULT_MAX_NODES, solve
 
 
 def parse_seconds(text: str) -> float:
@@ -59,7 +60,13 @@ def build_parser(prog: str = "python -m games.solver") -> argparse.ArgumentParse
     parser.add_argument("variant", type=parse_variant, help=f"one of {', '.join(VARIANTS)}")
     parser.add_argument("seed", type=parse_seed, help="0 .. 2**64 - 1")
     parser.add_argument("--seconds", type=parse_seconds, default=60.0, help="time limit (60)")
-    parser.add_argument("--max-nodes", type=parse_positive, default=None, help="node limit")
+    parser.add_argument(
+        "--max-nodes",
+        type=parse_non_negative,
+        default=DEFAULT_MAX_NODES,
+        help="positions searched at most to prove the deal, as the pipeline does "
+        f"(SOLVER_NODES, {DEFAULT_MAX_NODES:,}); 0: the time limit alone",
+    )
     parser.add_argument(
         "--max-memory-mb", type=parse_positive, default=1024, help="memory limit in MiB (1024)"
     )
@@ -84,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = solve(
         (args.variant, args.seed),
         seconds=args.seconds,
-        max_nodes=args.max_nodes,
+        max_nodes=args.max_nodes or None,
         max_memory_mb=args.max_memory_mb,
         improve_nodes=args.improve_nodes,
     )

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from config.env import ENVIRONMENT_VARIABLES
-from games.solver.api import DEFAULT_IMPROVE_NODES
+from games.solver.api import DEFAULT_IMPROVE_NODES, DEFAULT_MAX_NODES
 from games.solver.cli import build_parser, main
 
 
@@ -83,9 +83,23 @@ def test_runs_as_a_module() -> None:
     assert json.loads(done.stdout)["status"] == "solved"
 
 
-def test_by_default_it_shortens_the_line_with_the_pipelines_budget() -> None:
-    assert build_parser().parse_args(["spider1", "1"]).improve_nodes == DEFAULT_IMPROVE_NODES
+def test_by_default_it_searches_with_the_pipelines_budgets() -> None:
+    args = build_parser().parse_args(["spider1", "1"])
+    assert args.improve_nodes == DEFAULT_IMPROVE_NODES
     assert ENVIRONMENT_VARIABLES["SOLVER_IMPROVE_NODES"].default == DEFAULT_IMPROVE_NODES
+    assert args.max_nodes == DEFAULT_MAX_NODES
+    assert ENVIRONMENT_VARIABLES["SOLVER_NODES"].default == DEFAULT_MAX_NODES
+
+
+def test_max_nodes_stops_the_proving_search_and_zero_lifts_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    quick = ["spider1", "2", "--seconds", "600", "--improve-nodes", "0"]
+    assert main([*quick, "--max-nodes", "200"]) == 1
+    stopped = json.loads(capsys.readouterr().out)
+    assert stopped["status"] == "unknown" and 200 <= stopped["nodes"] < 400
+    assert main([*quick, "--max-nodes", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "solved"
 
 
 @pytest.mark.django_db
