@@ -196,7 +196,7 @@ def _solve(deal: Deal, limits: Limits, progress: ProgressCallback | None) -> Out
     )
 
 
-LIMITS = (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT, StopReason.MEMORY_LIMIT)
+STOPPED_AT_A_LIMIT = (StopReason.TIME_LIMIT, StopReason.NODE_LIMIT, StopReason.MEMORY_LIMIT)
 
 
 def _not_proven(result: solver.SolveResult) -> str:
@@ -204,7 +204,7 @@ def _not_proven(result: solver.SolveResult) -> str:
     if not result.reason:
         return ""
     effort = f"{result.nodes:,} positions in {result.seconds:.1f} s"
-    if result.reason in LIMITS:
+    if result.reason in STOPPED_AT_A_LIMIT:
         return f"not proven: the search stopped at its {result.reason} ({effort})"
     return f"not proven: {result.reason} ({effort})"
 

@@ -121,18 +121,18 @@ def solve(
     proven = 0.0
     improve_used = 0
     if status == SOLVED:
-        budget = improve_nodes  # its own budget: ``max_nodes`` bounds the proving search
+        # (``improve_nodes`` is the phase's own: ``max_nodes`` bounded the proving search)
         # with an improve phase the line is shortened thoroughly at its end: here only the
         # cheap passes, so that the deal is proven as soon as the search is done
-        moves = shorten(start, moves, deadline, quick=budget > 0)
+        moves = shorten(start, moves, deadline, quick=improve_nodes > 0)
         first_par = len(moves)
         proven = now() - began
-        if budget > 0:
+        if improve_nodes > 0:
             better = improve_line(
                 start,
                 moves,
                 deadline=deadline,
-                max_nodes=budget,
+                max_nodes=improve_nodes,
                 memory_cap_bytes=cap,
                 beams_done=outcome.beam_widths,
                 progress=progress,
