@@ -45,7 +45,7 @@ from games.models import Attempt, Deal
 from games.services.deals import deal_create
 from tests.factories import make_player
 from tests.games.api_support import client_for
-from tests.games.conftest import QUICK_SEEDS, QUICK_VARIANT, UNWON_IN_A_MINUTE
+from tests.games.conftest import QUICK_DRAW_LIMITS, QUICK_SEEDS, QUICK_VARIANT, UNWON_IN_A_MINUTE
 from tests.games.midnight_support import (
     DAY,
     MIDNIGHT,
@@ -85,7 +85,8 @@ def embedded(settings: Any, transactional_db: None) -> Iterator[None]:
     settings.DAILY_VARIANTS = [QUICK_VARIANT]
     settings.DAILY_DAYS_AHEAD = 2
     settings.PRACTICE_POOL_SIZE = 0
-    settings.SOLVER_SECONDS = 20.0
+    settings.SOLVER_SECONDS = float(QUICK_DRAW_LIMITS["SOLVER_SECONDS"])
+    settings.SOLVER_NODES = int(QUICK_DRAW_LIMITS["SOLVER_NODES"])
     yield
     wait_for(lambda: not embedded_threads(), 60, "the embedded threads to end")
 
@@ -285,6 +286,7 @@ async def test_a_verification_running_at_midnight_does_not_delay_the_close(
     # A deal the solver does not win within its limit: the verification surely runs past
     # the close (a quick one finished before the board arrived on a loaded machine).
     settings.SOLVER_SECONDS = 8.0
+    settings.SOLVER_NODES = 0  # the time limit alone: the run lasts 8 s on any machine
     with time_machine.travel(at(-SET_UP_SECONDS), tick=True) as clock:
         today = await db(daily_on)(DAY)
         await db(next_days_daily)()

@@ -28,7 +28,7 @@ from tests.celery_worker import ROOT, CeleryWorker, start_celery_worker
 from tests.factories import make_player
 from tests.games import midnight_support as midnight
 from tests.games.api_support import client_for
-from tests.games.conftest import OTHER_QUICK_SEED, QUICK_VARIANT
+from tests.games.conftest import OTHER_QUICK_SEED, QUICK_DRAW_LIMITS, QUICK_VARIANT
 from tests.run_support import stop_process
 from tests.shifted_clock import SHIFT_VARIABLE, shift_to, shifted_clock
 from tests.waiting import wait_for
@@ -42,7 +42,7 @@ STACK_ENV = {
     "DAILY_VARIANTS": QUICK_VARIANT,
     "DAILY_DAYS_AHEAD": "2",
     "PRACTICE_POOL_SIZE": "0",
-    "SOLVER_SECONDS": "20",
+    **QUICK_DRAW_LIMITS,
 }
 
 

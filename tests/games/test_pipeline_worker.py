@@ -16,7 +16,13 @@ from games.models import DailyChallenge, Deal
 from games.services.deals import deal_create
 from games.tasks import dailies_prepare_task, deal_verify_task
 from tests.celery_worker import CeleryWorker, app_served_by_a_worker, start_celery_worker
-from tests.games.conftest import QUICK_LONG_SEED, QUICK_SEEDS, QUICK_VARIANT, SLOW_SEED
+from tests.games.conftest import (
+    QUICK_DRAW_LIMITS,
+    QUICK_LONG_SEED,
+    QUICK_SEEDS,
+    QUICK_VARIANT,
+    SLOW_SEED,
+)
 from tests.waiting import wait_for
 
 pytestmark = [
@@ -106,7 +112,7 @@ def test_the_beat_task_fills_the_week_and_the_practice_pool(tmp_path: Path) -> N
         "DAILY_DAYS_AHEAD": "7",
         "PRACTICE_POOL_SIZE": "2",
         "PRACTICE_VARIANTS": QUICK_VARIANT,
-        "SOLVER_SECONDS": "20",
+        **QUICK_DRAW_LIMITS,
     }
     worker = start_celery_worker(tmp_path, extra_env=env)
     saved = app.conf.task_always_eager
