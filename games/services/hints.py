@@ -205,7 +205,8 @@ def position_hint(
     search of at most ``nodes`` positions and ``seconds``; the winning line found, if any,
     is kept in the cache for the next hints."""
     board = attempt_board(attempt, log_length)
-    result = solver.solve(board, seconds=seconds, max_nodes=nodes)
+    # a player's position, where a deal waiting for an empty column is common (solve's doc)
+    result = solver.solve(board, seconds=seconds, max_nodes=nodes, fill_for_deal=True)
     if result.solved and result.moves:
         _remember_path(attempt, actions_in_force(board) + list(result.moves))
         return _answer(result.moves[0], len(result.moves))

@@ -20,7 +20,7 @@ from .staged import staged_search
 
 # Bump when a change can alter a result (the line found, its length, the effort): difficulty
 # numbers are comparable only within one version.
-SOLVER_VERSION = 8
+SOLVER_VERSION = 9
 
 SOLVED = Status.SOLVED
 UNSOLVABLE = Status.UNSOLVABLE
@@ -97,6 +97,7 @@ def solve(
     progress: ProgressCallback | None = None,
     progress_every: int = 50_000,
     improve_nodes: int = 0,
+    fill_for_deal: bool = False,
 ) -> SolveResult:
     """Find a winning line from a board or a ``(variant, seed)`` deal, within the limits.
 
@@ -105,7 +106,10 @@ def solve(
     ``max_nodes`` bounds the search that proves the deal (``nodes``), not the improve
     phase. With ``improve_nodes``, up to that many positions (and the time left) go to
     finding a shorter line once the deal is proven (``improve.py``): the pipeline's
-    verification wants it, a hint does not.
+    verification wants it, a hint does not. ``fill_for_deal`` (hints and the analysis: a
+    player often stops there) lets the searches split a run into an empty column that holds
+    up a deal when ``start`` has nothing face down (``search.Expander``), and skips Spider 1
+    suit's flat search, which never deals there; a deal's own verification does without.
     """
     began = now()  # the searches' clock (clock.py): their deadlines are read on it
     rss_before = _max_rss_mb()
@@ -113,7 +117,9 @@ def solve(
     deadline = began + seconds
     search_deadline = deadline - min(1.0, seconds * SHORTEN_SHARE)
     cap = int(max_memory_mb * 1024 * 1024 * TABLE_SHARE)
-    outcome = _search(start, search_deadline, max_nodes, cap, progress, progress_every)
+    outcome = _search(
+        start, search_deadline, max_nodes, cap, progress, progress_every, fill_for_deal
+    )
     status = outcome.status
     moves: list[Move] = outcome.moves
     raw_length = len(moves)
@@ -166,6 +172,7 @@ def _search(
     cap: int,
     progress: ProgressCallback | None,
     progress_every: int,
+    fill_for_deal: bool,
 ) -> SearchOutcome:
     """Staged search while stock remains, then the flat searches (the only exhaustive one last).
 
@@ -173,18 +180,24 @@ def _search(
     once, and the staged search is its fallback.
     """
     weights = STAGED if start.variant.cells else SPIDER
+    # only from such a position: from an opening the usual searches win sooner without it
+    fill_for_deal = fill_for_deal and deal_waits_for_a_column(start)
     common: dict[str, Any] = {
         "deadline": deadline,
         "memory_cap_bytes": cap,
         "progress": progress,
         "progress_every": progress_every,
+        "fill_for_deal": fill_for_deal,
     }
     nodes = 0
     stock_left = start._stock_pos < len(start._stock)
-    if stock_left and start.variant.id == "spider1":
+    if stock_left and start.variant.id == "spider1" and not fill_for_deal:
         budget = FLAT_FIRST_NODES if max_nodes is None else min(max_nodes, FLAT_FIRST_NODES)
         first = best_first(start, max_nodes=budget, weights=weights, **common)
-        if first.status != UNKNOWN or first.reason != StopReason.NODE_LIMIT or budget == max_nodes:
+        # a pruned search that ran dry (e.g. empty columns to fill before the last deal, by
+        # moves the focused filter judges pointless) goes on to the searches below
+        gave_up = first.reason in (StopReason.NODE_LIMIT, StopReason.PRUNED_EXHAUSTED)
+        if first.status != UNKNOWN or not gave_up or _left(max_nodes, first.nodes) == 0:
             return first
         nodes += first.nodes
     if stock_left:
@@ -207,6 +220,12 @@ def _search(
         full.nodes += outcome.nodes
         outcome = full
     return outcome
+
+
+def deal_waits_for_a_column(board: Board) -> bool:
+    """Nothing is face down and the stock holds a deal that an empty column holds up."""
+    stock_left = board._stock_pos < len(board._stock)
+    return stock_left and not any(board._down) and not all(board._tab)
 
 
 def _left(max_nodes: int | None, used: int) -> int | None:

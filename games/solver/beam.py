@@ -45,13 +45,14 @@ def beam_search(
     weights: Weights = MOVES_LEFT,
     memory_cap_bytes: int | None = None,
     tick: Tick | None = None,
+    fill_for_deal: bool = False,
 ) -> tuple[list[Move] | None, int]:
     """A winning line shorter than ``longest`` (or None) and the positions generated.
 
     None also when the deadline, ``max_nodes`` or the memory cap (the table's estimated
-    bytes) stops it first.
+    bytes) stops it first. ``fill_for_deal``: see ``search.Expander``.
     """
-    expander = Expander(start, True, weights, len(start.variant.suits) > 1)
+    expander = Expander(start, True, weights, len(start.variant.suits) > 1, fill_for_deal)
     lines = Lines()
     layers: dict[int, list[Entry]] = {0: [(0, 0, expander.root_data(start))]}
     depth = 0

@@ -164,7 +164,7 @@ def _search(
         if complete.verdict != Verdict.UNKNOWN or one_phase:
             return complete
         used = complete.nodes
-    found = solve(board, seconds=NO_TIME_LIMIT, max_nodes=max_nodes)
+    found = solve(board, seconds=NO_TIME_LIMIT, max_nodes=max_nodes, fill_for_deal=True)
     used += min(found.nodes, max_nodes)
     if found.solved and _wins(board, found.moves):
         return Decision(Verdict.WINNABLE, list(found.moves), used)

@@ -106,9 +106,17 @@ class Expander:
     """Generates the new children of a position and keeps the transposition table."""
 
     def __init__(
-        self, start: Board, focused: bool, weights: Weights = SPIDER, macros: bool = False
+        self,
+        start: Board,
+        focused: bool,
+        weights: Weights = SPIDER,
+        macros: bool = False,
+        fill_for_deal: bool = False,
     ) -> None:
         self.variant = start.variant
+        # (focused) nothing left face down and a deal waiting for an empty column: splitting
+        # a run into it is progress, and the empty column counts against (``children``)
+        self.fill_for_deal = fill_for_deal
         self.macros = macros
         # deal children ranked without being played (the staged search plays the few it keeps)
         self.lazy_deal = False
@@ -141,6 +149,7 @@ class Expander:
         first_empty = next((j for j, col in enumerate(tab) if not col), -1)
         first_free_cell = next((CELL + j for j, c in enumerate(board._cells) if not c), -1)
         wanted = _badly_placed(board) if focused else set()
+        fill = self.fill_for_deal and focused and stock_left and first_empty >= 0 and not any(down)
         found: list[Child] = []
         home_before = board._home
         parent_key_found = foundations_key(board)
@@ -157,7 +166,8 @@ class Expander:
                     found.append((self._deal_penalty(board, chunks), move, data))
                     continue
             else:
-                if focused and not _useful(board, move, wanted):
+                filling = fill and dst == first_empty
+                if focused and not filling and not _useful(board, move, wanted):
                     self.pruned_unsafely = True
                     continue
                 if dst >= CELL:
@@ -196,6 +206,9 @@ class Expander:
                 len(stock) - board._stock_pos,
                 weights,
             )
+            if fill and board._stock_pos < len(stock):
+                # an empty column that keeps the deal waiting counts against, not for
+                penalty -= 2 * weights.empty * tab.count([])
             tail = exact_tail(board, parent_exact_found if same_found else None)
             found.append((penalty, move, encode(child_chunks, tail)))
             board.pop()
@@ -217,6 +230,8 @@ class Expander:
                 penalty = sum(map(penalties, child_chunks)) + global_penalty(
                     n_cells - cells.count(0), home, stock_total - board._stock_pos, weights
                 )
+                if fill:  # (a compound move never deals)
+                    penalty -= 2 * weights.empty * tab.count([])
                 found.append((penalty, macro, encode(child_chunks, exact_tail(board))))
         return found, None
 
@@ -304,16 +319,18 @@ def best_first(
     macros: bool = False,
     move_cost: int = 0,
     longest: int = -1,
+    fill_for_deal: bool = False,
 ) -> SearchOutcome:
     """Search from ``start`` (not modified) until a win, exhaustion or a limit.
 
     ``move_cost`` > 0 adds that much per move of the line to a position's rank (shorter
-    lines first); ``longest`` >= 0 drops every line of that many moves or more.
+    lines first); ``longest`` >= 0 drops every line of that many moves or more;
+    ``fill_for_deal``: see ``Expander``.
     """
     if start.is_won:
         return SearchOutcome(Status.SOLVED, [], 0, 0, StopReason.ALREADY_WON)
     if expander is None:
-        expander = Expander(start, focused, weights, macros)
+        expander = Expander(start, focused, weights, macros, fill_for_deal)
     lines = Lines()
     root_data = expander.root_data(start)
     open_list: list[tuple[int, int, bytes]] = [(0, 0, root_data)]

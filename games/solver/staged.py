@@ -161,8 +161,10 @@ class StagedSearch:
         memory_cap_bytes: int,
         progress: ProgressCallback | None,
         progress_every: int,
+        fill_for_deal: bool = False,
     ) -> None:
         self.start = start
+        self.fill_for_deal = fill_for_deal  # the stages' and beams' (``search.Expander``)
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.cap = memory_cap_bytes
@@ -211,6 +213,7 @@ class StagedSearch:
             deadline=self.deadline,
             memory_cap_bytes=self.cap,
             tick=lambda nodes, waiting: self.reporter(before + nodes, waiting, self.best_home),
+            fill_for_deal=self.fill_for_deal,
         )
         self.nodes += used
         if line is None:
@@ -225,7 +228,9 @@ class StagedSearch:
 
     def round(self, spec: Round) -> list[Move] | None:
         self.weights = spec.weights
-        expander = self.expander = Expander(self.start, True, self.weights, _macros(self.start))
+        expander = self.expander = Expander(
+            self.start, True, self.weights, _macros(self.start), self.fill_for_deal
+        )
         expander.lazy_deal = True
         frontier: list[tuple[list[Move], bytes]] = [([], expander.root_data(self.start))]
         finals: list[tuple[int, list[Move], bytes]] = []
@@ -370,10 +375,12 @@ def staged_search(
     progress: ProgressCallback | None = None,
     progress_every: int = 50_000,
     schedule: tuple[Round | BeamRound, ...] | None = None,
+    fill_for_deal: bool = False,
 ) -> SearchOutcome:
     """Search from ``start`` (not modified) stage by stage; ``solved`` or ``unknown``.
 
     Without a ``schedule``, the variant's: ``SCHEDULE_CELLS`` with cells, else ``SCHEDULE``.
+    ``fill_for_deal``: see ``search.Expander``.
     """
     if schedule is None:
         schedule = SCHEDULE_CELLS if start.variant.cells else SCHEDULE
@@ -386,5 +393,6 @@ def staged_search(
         memory_cap_bytes=memory_cap_bytes,
         progress=progress,
         progress_every=progress_every,
+        fill_for_deal=fill_for_deal,
     )
     return search.run(schedule)

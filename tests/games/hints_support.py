@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework.test import APIClient
 
+from bench.lost_games_bench import lost_game
 from games import engine
 from games.models import Attempt, Deal
 from games.services.hint_lines import rejoin
@@ -68,6 +70,29 @@ def start_off_the_solution(client: APIClient) -> tuple[int, engine.Board]:
     for detour in off_the_solution(deal, solution):
         play(client, attempt_id, len(board), detour)
         board.push_text(detour)
+    return attempt_id, board
+
+
+def start_where_a_deal_waits(client: APIClient) -> tuple[int, engine.Board]:
+    """The reference player's Spider 1 suit game of deal 3 (``bench.lost_games_bench``),
+    played to its end: every card face up, a deal left in the stock and two columns empty,
+    so no deal is allowed. Returns (attempt id, position)."""
+    deal = solved_deal(pool=Deal.Pool.PRACTICE, seed=3)
+    response = client.post("/api/v1/practice/start/", {"variant": deal.variant}, format="json")
+    assert response.status_code == 201, response.content
+    attempt_id = response.json()["id"]
+    log = lost_game(deal.variant, 3)
+    batch = settings.ACTIONS_MAX_BATCH
+    for offset in range(0, len(log), batch):
+        answer = client.post(
+            f"/api/v1/attempts/{attempt_id}/actions/",
+            {"offset": offset, "actions": log[offset : offset + batch]},
+            format="json",
+        )
+        assert answer.status_code == 200, answer.content
+    board = engine.replay(deal.variant, 3, log).board
+    assert board.refusal(engine.Move.parse("deal")) is not None
+    assert not any(board.state()["face_down"])
     return attempt_id, board
 
 

@@ -23,6 +23,7 @@ from tests.games.hints_support import (
     start_off_the_solution,
     start_one_move_off,
     start_practice,
+    start_where_a_deal_waits,
 )
 
 # With workers, a hint waits HINT_SECONDS + HINT_QUEUE_SECONDS for one: no worker answers in
@@ -121,6 +122,31 @@ def test_off_the_solution_the_solver_finds_a_line_and_later_hints_follow_it(
     second = hint(client, attempt_id).json()
     assert second["action"] is not None, second
     assert second["moves_to_win"] == first["moves_to_win"] - 1
+
+
+def assert_a_hint_fills_the_column_a_deal_waits_for(settings: Any) -> None:
+    """Where players often leave Spider 1 suit (all face up, a deal left, columns empty) the
+    hint's search, within the product's budget of positions, finds a line."""
+    attempt_id, board = start_where_a_deal_waits(client := client_for(make_player()))
+    search_budget(settings)
+    answer = hint(client, attempt_id)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["status"] == "solved", answer.json()
+    assert answer.json()["action"] in board.legal_actions()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("tasks_in_process")  # the embedded run: search in the request
+def test_a_hint_fills_the_column_a_waiting_deal_needs(settings: Any) -> None:
+    assert_a_hint_fills_the_column_a_deal_waits_for(settings)
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+def test_with_workers_a_hint_fills_the_column_a_waiting_deal_needs(
+    celery_worker: Any, settings: Any
+) -> None:
+    assert_a_hint_fills_the_column_a_deal_waits_for(settings)
 
 
 def assert_one_position_finds_nothing(settings: Any) -> None:

@@ -1,4 +1,5 @@
-"""Small hand-built positions for the complete search's tests, and a brute force to check it.
+"""Small hand-built positions for the complete search's tests, and a brute force to check it
+(and, last, an endgame where a deal waits for an empty column, for the heuristic searches).
 
 A position is seven complete foundations and the eighth run's 13 cards in play, cut into a
 few in-suit pieces, among loose cards of the variant ("junk": cards are values, so a junk
@@ -96,3 +97,24 @@ def brute_force_winnable(start: Board, cap: int) -> bool:
 def _in_engine_order(board: Board) -> list[Move]:
     """The legal moves, to be popped in the engine's own order (its first move first)."""
     return board.legal_moves()[::-1]
+
+
+SPADES = ["KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS"]
+
+
+def deal_waits_for_a_column(variant: str) -> Board:
+    """Six runs home, nothing face down, the last deal in the stock and one column empty.
+
+    To deal, a run must be split into the empty column, a move that makes no progress of its
+    own (the focused search's filter refuses it: docs/solver.md, "Pruning"); then the dealt
+    small cards all go onto the split pieces (a human finishes in about 25 moves)."""
+    state: dict[str, Any] = {
+        "variant": variant,
+        "tableau": [SPADES[:8]] + [[card] for card in SPADES[:8]] + [[]],
+        "face_down": [0] * 10,
+        "cells": [],
+        "foundations": [SPADES] * 6 + [[], []],
+        "stock": ["5S", "5S", "4S", "4S", "3S", "3S", "2S", "2S", "AS", "AS"],
+        "won": False,
+    }
+    return board_from_state(state)

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from games.engine import Board, Move, board_from_state, replay
+from games.engine import Board, Move, board_from_state, replay, replay_on
 from games.solver import SOLVER_VERSION, SolveResult, difficulty, solve, verify
 from games.solver.outcome import Status, StopReason
 from games.solver.shorten import shorten
+from tests.solver.small_positions import deal_waits_for_a_column
 
 # (variant, seed) pairs the solver wins in well under a few seconds (see docs/solver.md)
 QUICK_DEALS = [
@@ -74,6 +75,24 @@ def _dead_spider(columns: list[list[str]]) -> Board:
         "won": False,
     }
     return board_from_state(state)
+
+
+@pytest.mark.parametrize("variant", ["spider1", "spider4"])
+def test_a_run_is_split_to_fill_the_column_a_waiting_deal_needs(variant: str) -> None:
+    board = deal_waits_for_a_column(variant)
+    assert board.refusal(Move.parse("deal")) == "no deal while a column is empty: fill t10 first"
+    result = solve(board, seconds=600, max_nodes=100_000, fill_for_deal=True)
+    assert result.status == "solved", result.reason
+    assert replay_on(board.copy(), result.moves).won
+    assert "deal" in result.moves
+
+
+def test_a_focused_search_that_runs_dry_hands_over_to_the_other_searches() -> None:
+    # Spider 1 suit's flat search (first while stock remains) refuses every move here; the
+    # staged and the unfocused searches then get the budget, as in the other variants.
+    result = solve(deal_waits_for_a_column("spider1"), seconds=600, max_nodes=5_000)
+    assert result.reason == StopReason.NODE_LIMIT
+    assert result.nodes >= 5_000
 
 
 def test_a_dead_position_is_unsolvable() -> None:
