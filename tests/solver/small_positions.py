@@ -102,7 +102,7 @@ def _in_engine_order(board: Board) -> list[Move]:
 SPADES = ["KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS"]
 
 
-def deal_waits_for_a_column(variant: str) -> Board:
+def position_where_a_deal_waits(variant: str) -> Board:
     """Six runs home, nothing face down, the last deal in the stock and one column empty.
 
     To deal, a run must be split into the empty column, a move that makes no progress of its

@@ -19,7 +19,7 @@ from games.solver.decide import (
     near_known_win,
 )
 from games.solver.decide_cli import main
-from tests.solver.small_positions import deal_waits_for_a_column, small_position
+from tests.solver.small_positions import position_where_a_deal_waits, small_position
 
 
 def test_a_winnable_deal_comes_with_a_line_the_engine_replays_to_a_win() -> None:
@@ -31,7 +31,7 @@ def test_a_winnable_deal_comes_with_a_line_the_engine_replays_to_a_win() -> None
 
 def test_a_deal_waiting_for_an_empty_column_is_decided_within_an_analysis_budget() -> None:
     # how a player often leaves Spider 1 suit: all face up, a deal left, columns emptied
-    board = deal_waits_for_a_column("spider1")
+    board = position_where_a_deal_waits("spider1")
     decision = decide(board, 50_000)  # ANALYSIS_POSITION_NODES's default
     assert decision.verdict == Verdict.WINNABLE
     assert replay_on(board.copy(), decision.line).won

@@ -12,7 +12,7 @@ from games.engine import Board, Move, board_from_state, replay, replay_on
 from games.solver import SOLVER_VERSION, SolveResult, difficulty, solve, verify
 from games.solver.outcome import Status, StopReason
 from games.solver.shorten import shorten
-from tests.solver.small_positions import deal_waits_for_a_column
+from tests.solver.small_positions import position_where_a_deal_waits
 
 # (variant, seed) pairs the solver wins in well under a few seconds (see docs/solver.md)
 QUICK_DEALS = [
@@ -79,7 +79,7 @@ def _dead_spider(columns: list[list[str]]) -> Board:
 
 @pytest.mark.parametrize("variant", ["spider1", "spider4"])
 def test_a_run_is_split_to_fill_the_column_a_waiting_deal_needs(variant: str) -> None:
-    board = deal_waits_for_a_column(variant)
+    board = position_where_a_deal_waits(variant)
     assert board.refusal(Move.parse("deal")) == "no deal while a column is empty: fill t10 first"
     result = solve(board, seconds=600, max_nodes=100_000, fill_for_deal=True)
     assert result.status == "solved", result.reason
@@ -87,10 +87,19 @@ def test_a_run_is_split_to_fill_the_column_a_waiting_deal_needs(variant: str) ->
     assert "deal" in result.moves
 
 
+def test_filling_for_a_deal_leaves_a_position_with_cards_face_down_as_it_was() -> None:
+    # an opening: the option changes nothing, so hints and the analysis search it as before
+    plain, filling = (
+        solve(("spider1", 2), seconds=600, max_nodes=50_000, fill_for_deal=fill)
+        for fill in (False, True)
+    )
+    assert plain.solved and (filling.moves, filling.nodes) == (plain.moves, plain.nodes)
+
+
 def test_a_focused_search_that_runs_dry_hands_over_to_the_other_searches() -> None:
     # Spider 1 suit's flat search (first while stock remains) refuses every move here; the
     # staged and the unfocused searches then get the budget, as in the other variants.
-    result = solve(deal_waits_for_a_column("spider1"), seconds=600, max_nodes=5_000)
+    result = solve(position_where_a_deal_waits("spider1"), seconds=600, max_nodes=5_000)
     assert result.reason == StopReason.NODE_LIMIT
     assert result.nodes >= 5_000
 
