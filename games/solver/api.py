@@ -14,7 +14,7 @@ from .clock import now
 from .heuristic import SPIDER, STAGED
 from .improve import improve as improve_line
 from .outcome import Status, StopReason
-from .search import ProgressCallback, SearchOutcome, best_first
+from .search import ProgressCallback, SearchOutcome, best_first, deal_waits_for_a_column
 from .shorten import shorten
 from .staged import staged_search
 
@@ -220,12 +220,6 @@ def _search(
         full.nodes += outcome.nodes
         outcome = full
     return outcome
-
-
-def deal_waits_for_a_column(board: Board) -> bool:
-    """Nothing is face down and the stock holds a deal that an empty column holds up."""
-    stock_left = board._stock_pos < len(board._stock)
-    return stock_left and not any(board._down) and not all(board._tab)
 
 
 def _left(max_nodes: int | None, used: int) -> int | None:

@@ -149,7 +149,7 @@ class Expander:
         first_empty = next((j for j, col in enumerate(tab) if not col), -1)
         first_free_cell = next((CELL + j for j, c in enumerate(board._cells) if not c), -1)
         wanted = _badly_placed(board) if focused else set()
-        fill = self.fill_for_deal and focused and stock_left and first_empty >= 0 and not any(down)
+        fill = self.fill_for_deal and focused and deal_waits_for_a_column(board)
         found: list[Child] = []
         home_before = board._home
         parent_key_found = foundations_key(board)
@@ -391,6 +391,12 @@ def best_first(
         reason = StopReason.PRUNED_EXHAUSTED
         return SearchOutcome(Status.UNKNOWN, [], expander.nodes, table_bytes(), reason)
     return SearchOutcome(Status.UNSOLVABLE, [], expander.nodes, table_bytes(), StopReason.EXHAUSTED)
+
+
+def deal_waits_for_a_column(board: Board) -> bool:
+    """Nothing is face down and the stock holds a deal that an empty column holds up."""
+    stock_left = board._stock_pos < len(board._stock)
+    return stock_left and not any(board._down) and not all(board._tab)
 
 
 def _badly_placed(board: Board) -> set[int]:
