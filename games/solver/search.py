@@ -142,7 +142,6 @@ class Expander:
         stock = self.stock
         seen = self.seen
         focused = self.focused
-        penalties = self.penalties
         tab = board._tab
         down = board._down
         stock_left = board._stock_pos < len(stock)
@@ -154,9 +153,6 @@ class Expander:
         home_before = board._home
         parent_key_found = foundations_key(board)
         parent_exact_found = exact_foundations(board)
-        cells = board._cells
-        n_cells = len(cells)
-        weights = self.weights
         for move in board.legal_moves():
             src = move.src
             dst = move.dst
@@ -200,20 +196,11 @@ class Expander:
                 return found, move
             if home > self.best_home:
                 self.best_home = home
-            penalty = sum(map(penalties, child_chunks)) + global_penalty(
-                n_cells - cells.count(0),
-                home,
-                len(stock) - board._stock_pos,
-                weights,
-            )
-            if fill and board._stock_pos < len(stock):
-                # an empty column that keeps the deal waiting counts against, not for
-                penalty -= 2 * weights.empty * tab.count([])
+            penalty = self._penalty(board, child_chunks, fill)
             tail = exact_tail(board, parent_exact_found if same_found else None)
             found.append((penalty, move, encode(child_chunks, tail)))
             board.pop()
         if self.macros:
-            stock_total = len(stock)
             for played in macro_children(board):
                 child_chunks = column_chunks(board)
                 key = canonical_key(board, child_chunks)
@@ -227,13 +214,24 @@ class Expander:
                     return found, macro
                 if home > self.best_home:
                     self.best_home = home
-                penalty = sum(map(penalties, child_chunks)) + global_penalty(
-                    n_cells - cells.count(0), home, stock_total - board._stock_pos, weights
-                )
-                if fill:  # (a compound move never deals)
-                    penalty -= 2 * weights.empty * tab.count([])
+                penalty = self._penalty(board, child_chunks, fill)
                 found.append((penalty, macro, encode(child_chunks, exact_tail(board))))
         return found, None
+
+    def _penalty(self, board: Board, chunks: list[Chunk], fill: bool) -> int:
+        """A child's penalty: its columns' (``chunks``) and the rest of the position's.
+        ``fill``: the parent's deal waits for an empty column (``deal_waits_for_a_column``),
+        so while the stock lasts an empty column counts against the child, not for it."""
+        cells = board._cells
+        penalty = sum(map(self.penalties, chunks)) + global_penalty(
+            len(cells) - cells.count(0),
+            board._home,
+            len(self.stock) - board._stock_pos,
+            self.weights,
+        )
+        if fill and board._stock_pos < len(self.stock):
+            penalty -= 2 * self.weights.empty * board._tab.count([])
+        return penalty
 
     def _deal_penalty(self, board: Board, chunks: list[Chunk]) -> int:
         """The penalty after the next deal, from the columns' penalties and the dealt cards.
