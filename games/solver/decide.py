@@ -19,6 +19,7 @@ from games.engine import Board, Move, replay_on
 
 from .api import solve
 from .complete import PROOF_RULES, exhaust, position_class
+from .repair import REPAIR_MOVES, follow_after
 from .shorten import cut_loops, take_shortcuts
 
 DEFAULT_DECIDE_NODES = 1_000_000  # for each phase
@@ -59,6 +60,8 @@ class Decision:
 
 NEAR_DEPTH = 2  # moves from a position to one known winnable, at most
 NEAR_NODES = 4_000  # positions played looking for one, all depths together
+# A first look at a position after a known winnable one: its line followed, then the above.
+LOOK_NODES = REPAIR_MOVES + NEAR_NODES
 
 
 class KnownWins:
@@ -78,6 +81,26 @@ class KnownWins:
             if known is None or len(rest) < len(known):
                 self.lines[board.position_key()] = rest
             board.push_text(action)
+
+    def learn(self, start: Board, line: list[str]) -> bool:
+        """Add ``line`` from ``start`` (e.g. the deal's stored solution) when the engine
+        replays it to a win, and say whether it did."""
+        if not _wins(start, line):
+            return False
+        self.add(start, line)
+        return True
+
+    def followed(self, before: Board, action: str) -> tuple[list[str] | None, int]:
+        """A line from the position after ``action`` played from ``before``: ``before``'s
+        known line followed by card identity (``repair.follow_after``), or None; and the
+        moves played looking for it."""
+        known = self.lines.get(before.position_key())
+        if known is None:
+            return None, 0
+        variant = before.variant
+        moves = [Move.parse(text, variant) for text in known]
+        line, played = follow_after(before, moves, Move.parse(action, variant))
+        return (None if line is None else [str(move) for move in line]), played
 
     def near(self, start: Board) -> tuple[list[str] | None, int]:
         """A line from ``start`` through a known position: the fewest moves onto one (at
@@ -144,11 +167,22 @@ def decide(
     return decision
 
 
-def near_known_win(start: Board, known: KnownWins) -> Decision:
+def near_known_win(
+    start: Board, known: KnownWins, previous: tuple[Board, str] | None = None
+) -> Decision:
     """Only ``decide``'s first look: winnable when a move or two lead onto a known winnable
-    position, else unknown (the positions played: ``nodes``)."""
+    position, or (``previous``: the position before ``start`` and the action between) when
+    the previous position's known line, followed after that action, wins from ``start``;
+    else unknown. ``nodes``: the positions played."""
     board = start.copy(keep_history=False)
-    line, nodes = known.near(board)
+    nodes = 0
+    if previous is not None:
+        line, nodes = known.followed(*previous)
+        if line is not None and _wins(board, line):
+            known.add(board, line)
+            return Decision(Verdict.WINNABLE, line, nodes)
+    line, played = known.near(board)
+    nodes += played
     if line is not None and _wins(board, line):
         known.add(board, line)
         return Decision(Verdict.WINNABLE, line, nodes)
@@ -208,6 +242,7 @@ def _wins(start: Board, line: list[str]) -> bool:
 
 __all__ = [
     "DEFAULT_DECIDE_NODES",
+    "LOOK_NODES",
     "Decision",
     "KnownWins",
     "Verdict",
