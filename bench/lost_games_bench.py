@@ -2,7 +2,7 @@
 player policy on every variant, analysed by the service with its node budgets.
 
     .venv/bin/python -m bench.lost_games_bench [--per-variant 5] [--first-seed 1]
-        [--variants astrocyte,spider1,spider2,spider4]
+        [--variants astrocyte,spider1,spider2,spider4] [--improve-nodes N | --no-solution]
 
 The player is bench/scout_bench.py's reference policy (a move that turns a card up or
 builds a same-suit run, else a few idle moves, then a deal; 10 % of choices a random legal
@@ -11,7 +11,10 @@ row with the stock dealt out (it gives up) or 400 actions; games it wins are pas
 so each variant gets ``--per-variant`` lost games from the seeds ``first-seed``,
 ``first-seed + 1``, …. Each game is analysed as bench/analysis_bench.py does (a finished
 practice attempt in a fresh SQLite database, the environment's ``ANALYSIS_POSITION_NODES``
-and ``ANALYSIS_NODES``).
+and ``ANALYSIS_NODES``), its deal stored with the solution the pipeline would store (the
+proof within SOLVER_NODES's default, then ``--improve-nodes``, SOLVER_IMPROVE_NODES's default,
+for a shorter line; not counted in the game's CPU seconds), which the analysis starts from
+as a known win; ``--no-solution`` stores none.
 
 A game's verdict, as the replay page says it:
 
@@ -43,6 +46,7 @@ from typing import Any
 
 from bench.analysis_bench import Game, analyse_games
 from bench.scout_bench import reference_game
+from games.solver.api import DEFAULT_IMPROVE_NODES
 
 MAX_ACTIONS = 400
 GIVES_UP_AFTER = 6  # idle moves in a row with the stock dealt out
@@ -61,14 +65,38 @@ def lost_game(variant: str, seed: int) -> list[str]:
     return [] if board.is_won else log
 
 
-def lost_games(variants: list[str], per_variant: int, first_seed: int) -> list[Game]:
+def stored_solution(variant: str, seed: int, improve_nodes: int) -> list[str]:
+    """The line the pipeline stores for a deal it verified: its proof within the default
+    SOLVER_NODES, then ``improve_nodes`` for a shorter line ([] when the deal is not
+    proven, which the pipeline would never offer)."""
+    from games.engine import Board
+    from games.solver import solve
+    from games.solver.api import DEFAULT_MAX_NODES
+
+    found = solve(
+        Board.deal(variant, seed),
+        seconds=1e9,  # the node budgets decide, as on a machine that reaches them in time
+        max_nodes=DEFAULT_MAX_NODES,
+        improve_nodes=improve_nodes,
+    )
+    return list(found.moves) if found.solved else []
+
+
+def lost_games(
+    variants: list[str], per_variant: int, first_seed: int, improve_nodes: int | None
+) -> list[Game]:
+    """``improve_nodes``: each deal stored with the pipeline's solution made with that
+    improve budget; None: with none (the analysis then starts from no known line)."""
     games: list[Game] = []
     for variant in variants:
         seed, found = first_seed, 0
         while found < per_variant:
             log = lost_game(variant, seed)
             if log:
-                games.append((f"{variant}:{seed}", variant, seed, [], log))
+                solution = (
+                    [] if improve_nodes is None else stored_solution(variant, seed, improve_nodes)
+                )
+                games.append((f"{variant}:{seed}", variant, seed, solution, log))
                 found += 1
             seed += 1
     return games
@@ -90,11 +118,22 @@ def main() -> None:
     parser.add_argument("--per-variant", type=int, default=5)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--variants", default="astrocyte,spider1,spider2,spider4")
+    parser.add_argument(
+        "--improve-nodes",
+        type=int,
+        default=DEFAULT_IMPROVE_NODES,
+        help="the stored solution's improve budget (SOLVER_IMPROVE_NODES's default)",
+    )
+    parser.add_argument(
+        "--no-solution", action="store_true", help="store no solution with the deals"
+    )
     args = parser.parse_args()
-    games = lost_games(args.variants.split(","), args.per_variant, args.first_seed)
+    improve = None if args.no_solution else args.improve_nodes
+    games = lost_games(args.variants.split(","), args.per_variant, args.first_seed, improve)
     rows = analyse_games(games)
     counts: dict[str, int] = {}
-    for row in rows:
+    for row, game in zip(rows, games, strict=True):
+        row["stored_solution"] = len(game[3]) or None
         row["verdict"] = verdict(row)
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
         print(json.dumps(row), flush=True)

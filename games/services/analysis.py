@@ -8,8 +8,10 @@ The analysed positions are the boards after ``k`` actions of the log (``attempt_
 ``k`` from the end backwards ("newest decisions first"), galloping: ``n, n-1, n-3, n-7, …,
 0``. A lost game stops galloping at the first winnable position found; walks forward from it
 one position at a time while they are winnable (``_walk_forward``: every line found is kept,
-``_Budget.known``, so a position a move or two off a known line is winnable without a
-search; reaching the end, the game could still be won when it ended); from the earliest
+``_Budget.known``, the deal's stored solution first, so a position a move or two off a
+known line, or one action after a known win whose line still wins followed after that
+action, is winnable without a search; reaching the end, the game could still be won when it
+ended); from the earliest
 position proven lost after it, it walks back one position at a time, proof first, while
 they are proven lost (``_walk_back``: every proof adds its lost classes to one set for the
 game, ``_Budget.lost``, so the proof of the position before costs little); a winnable
@@ -60,7 +62,7 @@ from games import solver
 from games.errors import AttemptNotOverError, NoAnalysisError, NotFoundError
 from games.models import Attempt, AttemptAnalysis
 from games.selectors import attempt_board, attempt_cards_public, attempt_for_replay
-from games.solver.decide import NEAR_NODES, KnownWins, Verdict, decide, near_known_win
+from games.solver.decide import LOOK_NODES, KnownWins, Verdict, decide, near_known_win
 
 log = logging.getLogger(__name__)
 
@@ -267,6 +269,9 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     attempt = analysis.attempt
     n = len(attempt.log)
     budget = _Budget()
+    # The deal's stored solution (verified when the deal was): the start is a known win,
+    # and the walk forward follows that line through the player's first moves.
+    budget.known.learn(attempt_board(attempt, upto=0), list(attempt.deal.solution or []))
     found: dict[int, _Found] = {}
     steps = gallop_steps(n)
     AttemptAnalysis.objects.filter(pk=analysis.pk).update(planned=len(steps))
@@ -388,11 +393,12 @@ def _walk_forward(
     near_win: Callable[[int], bool],
     budget: _Budget,
 ) -> int:
-    """The positions after ``winnable_at`` one by one while each is a move or two from a
-    known win (an idle move, a card moved and moved back: ``KnownWins.near``, a few thousand
-    positions at most, no search); the first that is not stops the walk, undecided (the
-    bisection that follows decides with a search). The new ``winnable_at`` (``n``: still
-    winnable at the end)."""
+    """The positions after ``winnable_at`` one by one while each is winnable at a first
+    look: the line known from the position before, followed after the player's action
+    (``KnownWins.followed``), or a move or two onto a known win (an idle move, a card moved
+    and moved back: ``KnownWins.near``); a few thousand positions played at most, no search.
+    The first that is not stops the walk, undecided (the bisection that follows decides
+    with a search). The new ``winnable_at`` (``n``: still winnable at the end)."""
     step = winnable_at + 1
     while step <= n and budget.nodes_left > 0:
         if step in found and found[step].status == solver.UNSOLVABLE:
@@ -407,14 +413,17 @@ def _walk_forward(
 def _near_known_win(
     attempt: Attempt, step: int, budget: _Budget, before: _Found | None
 ) -> _Found | None:
-    """The position after ``step`` actions as winnable when a move or two lead onto a known
-    win, else None; the positions played are spent either way."""
-    decision = near_known_win(attempt_board(attempt, upto=step), budget.known)
+    """The position after ``step`` actions as winnable at a first look
+    (``decide.near_known_win``), else None; the positions played are spent either way."""
+    previous = None
+    if step > 0:  # the position before and the player's action: its known line, followed
+        previous = (attempt_board(attempt, upto=step - 1), str(attempt.log[step - 1]))
+    decision = near_known_win(attempt_board(attempt, upto=step), budget.known, previous)
     budget.spend(decision.nodes)
     if not decision.winnable:
         return None
     if before is None:
-        return _Found(solver.SOLVED, list(decision.line), decision.nodes, NEAR_NODES)
+        return _Found(solver.SOLVED, list(decision.line), decision.nodes, LOOK_NODES)
     return _Found(solver.SOLVED, list(decision.line), before.nodes + decision.nodes, before.budget)
 
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import engine
-from games.models import Attempt, AttemptAnalysis
+from games.models import Attempt, AttemptAnalysis, Deal
 from games.selectors import attempt_board
 from games.services import analysis as analysis_service
 from games.services.analysis import analysis_request, analysis_run, gallop_steps
@@ -20,7 +20,7 @@ from games.services.attempts import (
     attempt_start_practice,
     attempt_start_ranked,
 )
-from games.solver.decide import Decision, Verdict
+from games.solver.decide import LOOK_NODES, NEAR_NODES, Decision, Verdict
 from tests.factories import make_player, verified_deal
 from tests.games.api_support import (
     client_for,
@@ -90,10 +90,9 @@ def test_a_lost_game_is_lost_at_an_action_whose_alternative_wins() -> None:
     assert result.error is None and result.board.is_won
 
 
-def test_a_game_given_up_while_winnable_is_found_still_winnable_at_its_end() -> None:
-    """Ten actions of the line, then a hundred first legal moves (cards moved to and fro):
-    the analysis walks from the last winnable position it found to the end, each position a
-    move or two from a known win, and names no losing action."""
+def _given_up_while_winnable() -> tuple[Any, Attempt]:
+    """Ten actions of the deal's stored line, then a hundred first legal moves (cards moved
+    to and fro), then resigned."""
     solved_deal(pool="practice")
     player = make_player()
     attempt = attempt_start_practice(player=player)
@@ -108,13 +107,34 @@ def test_a_game_given_up_while_winnable_is_found_still_winnable_at_its_end() -> 
     attempt_push_actions(attempt_id=attempt.pk, player=player, offset=0, actions=actions)
     attempt_resign(attempt_id=attempt.pk, player=player)
     attempt.refresh_from_db()
+    return player, attempt
+
+
+def test_a_game_given_up_while_winnable_is_found_still_winnable_at_its_end() -> None:
+    """With no stored line to start from, the analysis walks from the last winnable
+    position it found to the end, each position a move or two from a known win, and names
+    no losing action."""
+    player, attempt = _given_up_while_winnable()
+    Deal.objects.filter(pk=attempt.deal_id).update(solution=None)
     analysis = analysed(attempt, player)
     assert analysis.lost_at is None and not attempt.won
     last = analysis.positions[-1]
-    assert last["step"] == len(actions) and last["status"] == "solved", analysis.positions
+    assert last["step"] == len(attempt.log) and last["status"] == "solved", analysis.positions
     walked = [p for p in analysis.positions if p["status"] == "solved" and p["nodes"] <= 4_000]
     assert len(walked) > 10  # most positions decided by the known lines, not by a search
-    assert all(p["budget"] > 0 for p in walked)  # a look of at most NEAR_NODES, not "spent"
+    assert all(p["budget"] > 0 for p in walked)  # a look, not "spent"
+
+
+def test_the_deals_stored_line_is_a_known_win_from_the_first_look() -> None:
+    """The same game with the deal's stored solution: the end, a move or two from a position
+    of that line, is winnable at the first look, with no search, and nothing else is
+    analysed."""
+    player, attempt = _given_up_while_winnable()
+    analysis = analysed(attempt, player)
+    assert analysis.lost_at is None
+    [end] = analysis.positions
+    assert end["step"] == len(attempt.log) and end["status"] == "solved"
+    assert end["nodes"] <= NEAR_NODES and end["moves_to_win"]
 
 
 def test_a_won_game_says_what_the_shortest_line_saved() -> None:
@@ -314,7 +334,9 @@ def test_the_losing_action_is_proven_when_the_position_after_it_is_proven_lost(
     assert by_step[index] == "solved" and by_step[index + 1] == "unsolvable"
     # the earliest action proven losing is the losing action itself
     assert answer["lost_by"] == {"index": index, "action": attempt.log[index], "nodes": 10}
-    assert sorted(asked) == sorted(by_step)  # each position decided once
+    # each position decided once: by a search, or by a first look along the deal's line
+    looked = {p["step"] for p in analysis.positions if p["budget"] == LOOK_NODES}
+    assert sorted(asked) == sorted(set(by_step) - looked)
 
 
 def test_a_position_neither_won_nor_proven_by_any_budget_leaves_the_loss_unproven(
