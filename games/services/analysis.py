@@ -415,10 +415,15 @@ def _near_known_win(
 ) -> _Found | None:
     """The position after ``step`` actions as winnable at a first look
     (``decide.near_known_win``), else None; the positions played are spent either way."""
-    previous = None
-    if step > 0:  # the position before and the player's action: its known line, followed
-        previous = (attempt_board(attempt, upto=step - 1), str(attempt.log[step - 1]))
-    decision = near_known_win(attempt_board(attempt, upto=step), budget.known, previous)
+    if step == 0:
+        board, previous = attempt_board(attempt, upto=0), None
+    else:  # the position before and the player's action: its known line, followed
+        prior = attempt_board(attempt, upto=step - 1)
+        action = str(attempt.log[step - 1])
+        board = prior.copy()  # with its history: the action may be an undo
+        board.push_text(action)
+        previous = (prior, action)
+    decision = near_known_win(board, budget.known, previous)
     budget.spend(decision.nodes)
     if not decision.winnable:
         return None
