@@ -17,9 +17,12 @@ they are proven lost (``_walk_back``: every proof adds its lost classes to one s
 game, ``_Budget.lost``, so the proof of the position before costs little); a winnable
 position met there is the losing action, proven. Then it bisects between the last winnable
 position and the nearest position with no win found, assuming winnability is monotone along
-the game (once lost, lost). With ``undo`` in the log that is not strictly so (an undo returns
-to a position seen before); the answer then is still a position with a win found followed by
-an action after which none was found. A round that ends next to a position neither won nor
+the game (once lost, lost); whatever the walk back and the positions next to the last win
+cost, the first round's budget is kept for each position the bisection may have to ask about
+(``_Budget.keeping``), so that it ends next to the last win whatever the job has left.
+With ``undo`` in the log that is not strictly so (an undo returns to a position seen
+before); the answer then is still a position with a win found followed by an action after
+which none was found. A round that ends next to a position neither won nor
 proven lost is followed by another with ``ESCALATION`` times the budget a position
 (``_losing_action``), while the job has the nodes: the positions still unknown are decided
 again as it meets them, each with the one phase its side needs (the heuristic search nearer
@@ -51,7 +54,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from celery import current_app
 from django.conf import settings
@@ -59,6 +62,7 @@ from django.db import IntegrityError, close_old_connections, connection, transac
 from django.utils import timezone
 
 from games import solver
+from games.engine import Board
 from games.errors import AttemptNotOverError, NoAnalysisError, NotFoundError
 from games.models import Attempt, AttemptAnalysis
 from games.selectors import attempt_board, attempt_cards_public, attempt_for_replay
@@ -209,6 +213,7 @@ class _Budget:
         self.start = time.monotonic()  # for worker_seconds only: never for a verdict
         self.nodes_left = int(settings.ANALYSIS_NODES)
         self.position_nodes = int(settings.ANALYSIS_POSITION_NODES)
+        self.first_round_nodes = self.position_nodes  # a position's budget in the first round
         self.later_round = False  # a round after the first: one phase a position
         # Classes of this deal's positions proven lost so far: a later position's proof
         # serves the earlier ones (games.solver.complete.exhaust).
@@ -219,6 +224,18 @@ class _Budget:
 
     def for_position(self) -> int:
         return min(self.position_nodes, self.nodes_left)
+
+    def keeping(self, later: int) -> int:
+        """A position's budget that keeps the first round's for ``later`` positions more
+        (those a bisection may still have to decide): this round's at most, 0 when the
+        job's nodes left are not more than what is kept."""
+        return min(self.position_nodes, max(0, self.nodes_left - later * self.first_round_nodes))
+
+    def for_probe(self, probes: int) -> int:
+        """The budget of the first of ``probes`` positions a bisection may still have to
+        decide: the most that keeps the first round's for each of the others, and at least
+        an equal share of the nodes left, so that the bisection ends before they do."""
+        return max(min(self.position_nodes, self.nodes_left // probes), self.keeping(probes - 1))
 
     def escalate(self) -> bool:
         """The next round's budget a position: ``ESCALATION`` times this round's (False, and
@@ -241,6 +258,12 @@ _STATUS = {
 }
 
 
+class _Decider(Protocol):
+    """The position after ``step`` actions decided (at most ``share`` nodes when given)."""
+
+    def __call__(self, step: int, share: int | None = None) -> _Found: ...
+
+
 class _Found(NamedTuple):
     """One analysed position: its status, the line found (solved), the positions (nodes)
     searched to decide it, and its budget: the nodes each of decide's two phases could have,
@@ -252,11 +275,9 @@ class _Found(NamedTuple):
     budget: int
 
 
-def _solve(attempt: Attempt, step: int, budget: _Budget, proof_first: bool = False) -> _Found:
-    board = attempt_board(attempt, upto=step)
+def _solve(board: Board, budget: _Budget, nodes: int, proof_first: bool = False) -> _Found:
     if board.is_won:
         return _Found(solver.SOLVED, [], 0, 0)
-    nodes = budget.for_position()
     if nodes <= 0:
         return _Found(solver.UNKNOWN, [], 0, 0)
     # A later round's position gets only the phase its frontier needs (ESCALATION).
@@ -283,9 +304,9 @@ def _analyse(analysis: AttemptAnalysis) -> None:
         )
         return position
 
-    def analyse(step: int) -> _Found:
-        """Decide the position after ``step`` actions, proof first when a position proven
-        lost after it is at least as near as any winnable one before it."""
+    def analyse(step: int, nodes: int) -> _Found:
+        """Decide the position after ``step`` actions with at most ``nodes``, proof first when
+        a position proven lost after it is at least as near as any winnable one before it."""
         lost_after = min(
             (s for s, p in found.items() if s > step and p.status == solver.UNSOLVABLE),
             default=None,
@@ -296,16 +317,16 @@ def _analyse(analysis: AttemptAnalysis) -> None:
         proof_first = lost_after is not None and (
             won_before is None or lost_after - step <= step - won_before
         )
-        return record(step, _solve(attempt, step, budget, proof_first=proof_first))
+        return record(step, _solve(attempt_board(attempt, upto=step), budget, nodes, proof_first))
 
-    def decided(step: int) -> _Found:
+    def decided(step: int, share: int | None = None) -> _Found:
         """The position's decision: the one found, unless it was unknown with a smaller
-        budget than a position gets now (a later round's): then decided again."""
+        budget than a position gets now (a later round's): then decided again. ``share``:
+        at most that many nodes (the bisection's share of the job's nodes left)."""
+        nodes = budget.for_position() if share is None else min(share, budget.for_position())
         position = found.get(step)
-        if position is None or (
-            position.status == solver.UNKNOWN and position.budget < budget.for_position()
-        ):
-            return analyse(step)
+        if position is None or (position.status == solver.UNKNOWN and position.budget < nodes):
+            return analyse(step, nodes)
         return position
 
     def near_win(step: int) -> bool:
@@ -319,7 +340,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
 
     winnable_at: int | None = None
     for step in steps:
-        if analyse(step).status == solver.SOLVED and not attempt.won:
+        if analyse(step, budget.for_position()).status == solver.SOLVED and not attempt.won:
             winnable_at = step
             break
     lost_at = alternative = saved = None
@@ -354,7 +375,7 @@ def _losing_action(
     winnable_at: int,
     n: int,
     found: dict[int, _Found],
-    decided: Callable[[int], _Found],
+    decided: _Decider,
     near_win: Callable[[int], bool],
     budget: _Budget,
 ) -> tuple[int, int]:
@@ -364,26 +385,43 @@ def _losing_action(
     nearest after it with no win found. A round that ends next to a position neither won
     nor proven lost is followed by another whose positions get ``ESCALATION`` times the
     budget, its unknown positions decided again as it meets them, while the job has
-    nodes left: the two frontiers close in until they meet (proven) or the nodes run out."""
+    nodes left: the two frontiers close in until they meet (proven) or the nodes run out.
+    Whatever the walk back and the frontiers cost, the first round's budget is kept for
+    each position the bisection may have to decide (``_Budget.keeping``), so that a round
+    ends next to the last win found."""
     while True:
         winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
         if winnable_at >= n:
             return n, n
-        winnable_at = _walk_back(winnable_at, found, decided, budget)
+        lost_step = min((s for s in found if s > winnable_at), default=n)
+        keep = _probes(winnable_at, lost_step) + 1  # the bisection's, and its end's
+        winnable_at = _walk_back(winnable_at, found, decided, budget, keep)
         # the nearest position after it with no win found, decided with this round's budget
         lost_step = min((s for s in found if s > winnable_at), default=n)
-        if decided(lost_step).status == solver.SOLVED:
+        if decided(lost_step, budget.keeping(_probes(winnable_at, lost_step))).status == (
+            solver.SOLVED
+        ):
             winnable_at = lost_step
             continue
-        while lost_step - winnable_at > 1 and budget.nodes_left > 0:
+        while lost_step - winnable_at > 1:
+            # the positions it may still have to decide: nodes are kept for them all, so
+            # that it ends next to the last win found (_Budget.for_probe)
+            share = budget.for_probe(_probes(winnable_at, lost_step))
+            if share <= 0:
+                break
             middle = (winnable_at + lost_step) // 2
-            if decided(middle).status == solver.SOLVED:
+            if decided(middle, share).status == solver.SOLVED:
                 winnable_at = middle
             else:
                 lost_step = middle
         proven = found[lost_step].status == solver.UNSOLVABLE
         if lost_step - winnable_at > 1 or proven or not budget.escalate():
             return winnable_at, lost_step
+
+
+def _probes(winnable_at: int, lost_step: int) -> int:
+    """The positions a bisection between these two may have to decide, at most."""
+    return (lost_step - winnable_at - 1).bit_length()
 
 
 def _walk_forward(
@@ -433,19 +471,24 @@ def _near_known_win(
 
 
 def _walk_back(
-    winnable_at: int, found: dict[int, _Found], decided: Callable[[int], _Found], budget: _Budget
+    winnable_at: int,
+    found: dict[int, _Found],
+    decided: _Decider,
+    budget: _Budget,
+    keep: int,
 ) -> int:
     """From the earliest position proven lost after ``winnable_at``, the positions before it
     one by one, proof first (each proof shortened by the later ones': ``_Budget.lost``),
     while they are proven lost; a winnable one met there is the last winnable position, just
     before a proven loss. Stops at the first position neither proven nor won (the binary
-    search then works between ``winnable_at`` and it). The new ``winnable_at``."""
+    search then works between ``winnable_at`` and it), or when the job's nodes left are
+    those kept for ``keep`` positions. The new ``winnable_at``."""
     proven = [s for s, p in found.items() if s > winnable_at and p.status == solver.UNSOLVABLE]
     if not proven:
         return winnable_at
     step = min(proven) - 1
-    while step > winnable_at and budget.nodes_left > 0:
-        status = decided(step).status
+    while step > winnable_at and budget.keeping(keep) > 0:
+        status = decided(step, budget.keeping(keep)).status
         if status == solver.SOLVED:
             return step
         if status != solver.UNSOLVABLE:

@@ -401,6 +401,71 @@ def test_a_later_round_with_more_nodes_decides_what_the_first_could_not(
     assert max(a.nodes for a in log) == 80_000  # no third round: it was decided
 
 
+@pytest.mark.parametrize("job_nodes", range(275_000, 450_001, 25_000))
+def test_a_later_rounds_bisection_ends_next_to_the_last_win_whatever_the_job_has_left(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, job_nodes: int
+) -> None:
+    """The first round ends next to a position that four times its budget wins; the second
+    round wins the frontiers one after another, then bisects a stretch whose first
+    positions also need four times the first budget and whose others no budget decides.
+    Whatever nodes the job has left by then, the bisection ends next to the last win (the
+    losing action "as far as the analysis could tell"): it keeps the first round's budget
+    for each position it may still ask about, instead of spending the round's on the first
+    and leaving the game undecided when the nodes run out half-way. With nodes enough for
+    that, every position gets the round's budget, and the answer is the one that budget
+    gives."""
+    settings.ANALYSIS_NODES = job_nodes
+    player, attempt = practice_game(won=False)
+    later = KEPT_SOLUTION + 4  # the first round wins up to here
+    needs = dict.fromkeys(range(later, later + 7), 80_000)  # the second round wins these
+    needs |= dict.fromkeys(range(later + 7, 40), 10**12)  # then nothing decides these
+    log: list[Asked] = []
+    _verdicts(monkeypatch, winnable_upto=30, needs=needs, log=log)
+    analysis = analysed(attempt, player)
+    by_step = {p["step"]: p for p in analysis.positions}
+    assert analysis.lost_at is not None and analysis.lost_at["proven"] is False
+    index = analysis.lost_at["index"]
+    assert by_step[index]["status"] == "solved" and by_step[index + 1]["status"] == "unknown"
+    assert by_step[index]["budget"] == 80_000  # won by the second round
+    if job_nodes >= 400_000:  # enough for each position to get the round's budget
+        assert index == later + 6
+    assert sum(a.spent for a in log) <= job_nodes
+
+
+@pytest.mark.parametrize("job_nodes", range(160_000, 240_001, 20_000))
+def test_the_walk_back_and_the_frontier_leave_the_bisection_its_nodes(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, job_nodes: int
+) -> None:
+    """The first round ends next to a position no search decides, but the line found just
+    before it, followed, wins it and the next six at a first look. The second round walks
+    forward along them, then spends four times the first budget on the far side (the walk
+    back from the first proof) and on the nearest unknown position two actions on. Whatever
+    the job has left, the first round's budget is kept for the one position between them,
+    so the losing action is named next to the last win, not left undecided."""
+    settings.ANALYSIS_NODES = job_nodes
+    player, attempt = practice_game(won=False)
+    first = KEPT_SOLUTION + 4  # the first position no search decides
+    looked = range(first, first + 7)  # winnable at a first look once the one before is won
+    _verdicts(monkeypatch, winnable_upto=30, needs=dict.fromkeys(range(first, 39), 10**12))
+
+    def near_known_win(board: engine.Board, known: object, previous: object) -> Decision:
+        if len(board) in looked:
+            return Decision(Verdict.WINNABLE, ["deal"], 5)
+        return Decision(Verdict.UNKNOWN, [], 5)
+
+    monkeypatch.setattr(analysis_service, "near_known_win", near_known_win)
+    analysis = analysed(attempt, player)
+    by_step = {p["step"]: p for p in analysis.positions}
+    assert analysis.lost_at == {
+        "index": looked[-1],
+        "action": attempt.log[looked[-1]],
+        "proven": False,
+    }
+    assert by_step[looked[-1]]["budget"] == LOOK_NODES  # won at a first look
+    assert by_step[looked[-1] + 1]["status"] == "unknown"
+    assert by_step[looked[-1] + 1]["budget"] >= 20_000  # the first round's budget, at least
+
+
 def test_a_game_whose_deal_is_proven_lost_was_never_winnable(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
