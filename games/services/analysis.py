@@ -19,7 +19,7 @@ position met there is the losing action, proven. Then it bisects between the las
 position and the nearest position with no win found, assuming winnability is monotone along
 the game (once lost, lost); whatever the walk back and the positions next to the last win
 cost, the first round's budget is kept for each position the bisection may have to ask about
-(``_Budget.keeping``), so that it ends next to the last win whatever the job has left.
+(``_Budget.keeping``), so that it can still end next to the last win when nodes run short.
 With ``undo`` in the log that is not strictly so (an undo returns to a position seen
 before); the answer then is still a position with a win found followed by an action after
 which none was found. A round that ends next to a position neither won nor
@@ -233,9 +233,10 @@ class _Budget:
 
     def for_probe(self, probes: int) -> int:
         """The budget of the first of ``probes`` positions a bisection may still have to
-        decide: the most that keeps the first round's for each of the others, and at least
-        an equal share of the nodes left, so that the bisection ends before they do."""
-        return max(min(self.position_nodes, self.nodes_left // probes), self.keeping(probes - 1))
+        decide: the most that keeps the first round's for each of the others, and never
+        less than the first round's (while the job has it)."""
+        first = min(self.first_round_nodes, self.nodes_left)
+        return max(first, self.keeping(probes - 1))
 
     def escalate(self) -> bool:
         """The next round's budget a position: ``ESCALATION`` times this round's (False, and
@@ -388,7 +389,7 @@ def _losing_action(
     nodes left: the two frontiers close in until they meet (proven) or the nodes run out.
     Whatever the walk back and the frontiers cost, the first round's budget is kept for
     each position the bisection may have to decide (``_Budget.keeping``), so that a round
-    ends next to the last win found."""
+    can still end next to the last win found when the job's nodes run short."""
     while True:
         winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
         if winnable_at >= n:
@@ -404,8 +405,8 @@ def _losing_action(
             winnable_at = lost_step
             continue
         while lost_step - winnable_at > 1:
-            # the positions it may still have to decide: nodes are kept for them all, so
-            # that it ends next to the last win found (_Budget.for_probe)
+            # the positions it may still have to decide: the first round's budget is kept
+            # for each, so that it can end next to the last win found (_Budget.for_probe)
             share = budget.for_probe(_probes(winnable_at, lost_step))
             if share <= 0:
                 break

@@ -408,10 +408,11 @@ def test_a_later_rounds_bisection_ends_next_to_the_last_win_whatever_the_job_has
     """The first round ends next to a position that four times its budget wins; the second
     round wins the frontiers one after another, then bisects a stretch whose first
     positions also need four times the first budget and whose others no budget decides.
-    Whatever nodes the job has left by then, the bisection ends next to the last win (the
-    losing action "as far as the analysis could tell"): it keeps the first round's budget
-    for each position it may still ask about, instead of spending the round's on the first
-    and leaving the game undecided when the nodes run out half-way. With nodes enough for
+    With any of these job sizes the bisection ends next to the last win (the losing action
+    "as far as the analysis could tell"): the round's budget goes to a position only when
+    the first round's is kept for each other position it may still ask about, instead of
+    spending it on the first and leaving the game undecided when the nodes run out
+    half-way. With nodes enough for
     that, every position gets the round's budget, and the answer is the one that budget
     gives."""
     settings.ANALYSIS_NODES = job_nodes
