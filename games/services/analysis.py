@@ -323,7 +323,7 @@ def _analyse(analysis: AttemptAnalysis) -> None:
     def decided(step: int, share: int | None = None) -> _Found:
         """The position's decision: the one found, unless it was unknown with a smaller
         budget than a position gets now (a later round's): then decided again. ``share``:
-        at most that many nodes (the bisection's share of the job's nodes left)."""
+        at most that many nodes (what leaves the bisection its own: _Budget.keeping)."""
         nodes = budget.for_position() if share is None else min(share, budget.for_position())
         position = found.get(step)
         if position is None or (position.status == solver.UNKNOWN and position.budget < nodes):
@@ -395,7 +395,8 @@ def _losing_action(
         if winnable_at >= n:
             return n, n
         lost_step = min((s for s in found if s > winnable_at), default=n)
-        keep = _probes(winnable_at, lost_step) + 1  # the bisection's, and its end's
+        # kept: the bisection's positions, and the nearest one with no win found before it
+        keep = _probes(winnable_at, lost_step) + 1
         winnable_at = _walk_back(winnable_at, found, decided, budget, keep)
         # the nearest position after it with no win found, decided with this round's budget
         lost_step = min((s for s in found if s > winnable_at), default=n)
