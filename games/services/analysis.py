@@ -54,7 +54,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from celery import current_app
 from django.conf import settings
@@ -259,12 +259,6 @@ _STATUS = {
 }
 
 
-class _Decider(Protocol):
-    """The position after ``step`` actions decided (at most ``share`` nodes when given)."""
-
-    def __call__(self, step: int, share: int | None = None) -> _Found: ...
-
-
 class _Found(NamedTuple):
     """One analysed position: its status, the line found (solved), the positions (nodes)
     searched to decide it, and its budget: the nodes each of decide's two phases could have,
@@ -320,11 +314,10 @@ def _analyse(analysis: AttemptAnalysis) -> None:
         )
         return record(step, _solve(attempt_board(attempt, upto=step), budget, nodes, proof_first))
 
-    def decided(step: int, share: int | None = None) -> _Found:
+    def decided(step: int, nodes: int) -> _Found:
         """The position's decision: the one found, unless it was unknown with a smaller
-        budget than a position gets now (a later round's): then decided again. ``share``:
-        at most that many nodes (what leaves the bisection its own: _Budget.keeping)."""
-        nodes = budget.for_position() if share is None else min(share, budget.for_position())
+        budget than ``nodes`` (a later round's, within the job's nodes left: _Budget.keeping
+        and for_probe): then decided again with ``nodes``."""
         position = found.get(step)
         if position is None or (position.status == solver.UNKNOWN and position.budget < nodes):
             return analyse(step, nodes)
@@ -376,7 +369,7 @@ def _losing_action(
     winnable_at: int,
     n: int,
     found: dict[int, _Found],
-    decided: _Decider,
+    decided: Callable[[int, int], _Found],
     near_win: Callable[[int], bool],
     budget: _Budget,
 ) -> tuple[int, int]:
@@ -475,7 +468,7 @@ def _near_known_win(
 def _walk_back(
     winnable_at: int,
     found: dict[int, _Found],
-    decided: _Decider,
+    decided: Callable[[int, int], _Found],
     budget: _Budget,
     keep: int,
 ) -> int:
@@ -489,8 +482,8 @@ def _walk_back(
     if not proven:
         return winnable_at
     step = min(proven) - 1
-    while step > winnable_at and budget.keeping(keep) > 0:
-        status = decided(step, budget.keeping(keep)).status
+    while step > winnable_at and (nodes := budget.keeping(keep)) > 0:
+        status = decided(step, nodes).status
         if status == solver.SOLVED:
             return step
         if status != solver.UNSOLVABLE:
