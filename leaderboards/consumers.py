@@ -4,8 +4,9 @@ Only the server sends. On connect the watcher gets a ``snapshot`` (the top of th
 the counts of players playing and finished, everyone's live progress, and the watcher's
 own row when signed in); then ``board`` (new ranks, at most one per board window, and at
 once after a void, naming the voided attempt) and ``progress`` (a player completed a run,
-dealt, or finished); and ``day_closed`` once the day's close has ended the open games of
-the challenge (nothing but the fact and the challenge's id). The client may only send
+dealt, or finished); and ``day_closed`` once the day's close has run, for every challenge
+of the day that ended (even one whose games had all ended already: nothing but the fact and
+the challenge's id). The client may only send
 ``{"type": "ping"}`` (answered with ``{"type": "pong"}``).
 
 Close codes:

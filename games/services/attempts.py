@@ -29,7 +29,7 @@ from games.errors import (
     NotFoundError,
 )
 from games.metrics import count_action_batch
-from games.models import Attempt, Deal
+from games.models import Attempt, DailyChallenge, Deal
 from games.selectors import (
     attempt_board,
     day_end,
@@ -253,23 +253,32 @@ def attempt_close_if_day_over(*, attempt: Attempt, now: dt.datetime | None = Non
 
 
 def attempts_close_day(*, now: dt.datetime | None = None) -> list[int]:
-    """End every open ranked attempt of a past day with the position it reached.
+    """End every open ranked attempt of a past day with the position it reached, then tell
+    the watchers of the day that just ended, and of any day whose attempts it closed.
 
     Each attempt in its own short transaction, re-checked under its lock: safe to run any
-    time and twice, alongside players still posting.
+    time and twice, alongside players still posting. The watchers are told even when
+    nothing was left open: a page that asked first closed its own attempt at 00:00 (the
+    close of a touched attempt, ``attempt_close_if_day_over``), yet the other pages of that
+    day, players' and bystanders', still hear it from here, once per close.
     """
     now = now or timezone.now()
+    today = utc_today(now)
     open_ids = list(
         Attempt.objects.filter(
             kind=Attempt.Kind.RANKED,
             ended_at__isnull=True,
-            challenge__date__lt=utc_today(now),
+            challenge__date__lt=today,
         )
         .order_by("pk")
         .values_list("pk", flat=True)
     )
     closed = []
-    challenge_ids: set[int] = set()
+    challenge_ids = set(
+        DailyChallenge.objects.filter(date=today - dt.timedelta(days=1)).values_list(
+            "pk", flat=True
+        )
+    )
     for attempt_id in open_ids:
         with transaction.atomic():
             attempt = _locked(attempt_id)
@@ -278,6 +287,7 @@ def attempts_close_day(*, now: dt.datetime | None = None) -> list[int]:
                 challenge_ids.add(attempt.challenge_id)  # type: ignore[arg-type]
     if closed:
         log.info("closed %s open ranked attempt(s) of past days", len(closed))
+    if challenge_ids:
         transaction.on_commit(
             lambda: day_closed.send(sender=Attempt, challenge_ids=sorted(challenge_ids))
         )

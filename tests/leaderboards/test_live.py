@@ -347,12 +347,13 @@ async def test_the_days_close_is_pushed_to_its_watchers_with_nothing_but_the_fac
     from tests.games.api_support import playing, todays_challenge
 
     challenge = await db(todays_challenge)()
-    other = await db(make_challenge)(variant="spider4")
+    tomorrow = timezone.now() + dt.timedelta(days=1)
+    the_day_before = timezone.now().date() - dt.timedelta(days=1)
+    others_day = await db(make_challenge)(date=the_day_before, variant="spider4")
     _, attempt = await db(playing)(challenge, 3)
     communicator, _ = await watch(challenge.pk)
-    bystander, _ = await watch(other.pk)
+    bystander, _ = await watch(others_day.pk)
 
-    tomorrow = timezone.now() + dt.timedelta(days=1)
     closed = await db(attempts_close_day)(now=tomorrow)
 
     assert closed == [attempt.pk]
@@ -363,3 +364,41 @@ async def test_the_days_close_is_pushed_to_its_watchers_with_nothing_but_the_fac
     assert not [m for m in await drain(bystander) if m["type"] == "day_closed"]
     await communicator.disconnect()
     await bystander.disconnect()
+
+
+async def test_the_days_close_is_pushed_even_when_a_page_closed_its_own_game_first() -> None:
+    """At 00:00 a player's page asks for its game and so closes it (the close of a touched
+    attempt) before the beat's close runs: the beat's close still tells every page of the
+    day, the other variants' too, and the watchers of an earlier day hear nothing."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.models import Attempt
+    from games.services.attempts import attempt_close_if_day_over, attempts_close_day
+    from tests.games.api_support import playing, todays_challenge
+
+    challenge = await db(todays_challenge)()
+    same_day = await db(make_challenge)(variant="spider4")
+    tomorrow = timezone.now() + dt.timedelta(days=1)
+    earlier = await db(make_challenge)(
+        date=timezone.now().date() - dt.timedelta(days=1), variant="spider1"
+    )
+    _, attempt = await db(playing)(challenge, 3)
+    player_page, _ = await watch(challenge.pk)
+    other_variant, _ = await watch(same_day.pk)
+    earlier_days_page, _ = await watch(earlier.pk)
+
+    await db(attempt_close_if_day_over)(attempt=attempt, now=tomorrow)
+    assert (await db(Attempt.objects.get)(pk=attempt.pk)).end_reason == "day_closed"
+    assert await db(attempts_close_day)(now=tomorrow) == []  # nothing left open
+
+    message = await next_of(player_page, "day_closed")
+    assert message == {"type": "day_closed", "challenge_id": challenge.pk}
+    assert await next_of(other_variant, "day_closed") == {
+        "type": "day_closed",
+        "challenge_id": same_day.pk,
+    }
+    assert not [m for m in await drain(earlier_days_page) if m["type"] == "day_closed"]
+    for page in (player_page, other_variant, earlier_days_page):
+        await page.disconnect()
