@@ -387,8 +387,8 @@ def _losing_action(
     nodes left: the two frontiers close in until they meet (proven) or the nodes run out.
     Whatever the walk forward, the walk back and the frontiers cost, the first round's
     budget is kept for each position the bisection may have to decide (``_Budget.keeping``,
-    ``_Budget.beyond``), so that a round
-    can still end next to the last win found when the job's nodes run short."""
+    ``_Budget.beyond``), so that a round can still end next to the last win found when the
+    job's nodes run short."""
     while True:
         winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
         if winnable_at >= n:
@@ -448,8 +448,9 @@ def _walk_forward(
         if step in found and found[step].status == solver.UNSOLVABLE:
             break
         # were the look to win, the bisection from there to the nearest position after it
+        # (none at the end: the game is then still winnable)
         ahead = min((s for s in found if s > step), default=n)
-        if not budget.beyond(_probes(step, ahead) + 1):
+        if not budget.beyond(_probes(step, ahead) + 1 if step < n else 0):
             break
         if not near_win(step):
             break
