@@ -231,11 +231,6 @@ class _Budget:
         job's nodes left are not more than what is kept."""
         return min(self.position_nodes, max(0, self.nodes_left - later * self.first_round_nodes))
 
-    def beyond(self, later: int) -> bool:
-        """Whether the job has nodes left beyond the first round's budget for ``later``
-        positions."""
-        return self.nodes_left > later * self.first_round_nodes
-
     def for_probe(self, probes: int) -> int:
         """The budget of the first of ``probes`` positions a bisection may still have to
         decide: the most that keeps the first round's for each of the others, and never
@@ -385,10 +380,9 @@ def _losing_action(
     nor proven lost is followed by another whose positions get ``ESCALATION`` times the
     budget, its unknown positions decided again as it meets them, while the job has
     nodes left: the two frontiers close in until they meet (proven) or the nodes run out.
-    Whatever the walk forward, the walk back and the frontiers cost, the first round's
-    budget is kept for each position the bisection may have to decide (``_Budget.keeping``,
-    ``_Budget.beyond``), so that a round can still end next to the last win found when the
-    job's nodes run short."""
+    Whatever the walk back and the frontiers cost, the first round's budget is kept for
+    each position the bisection may have to decide (``_Budget.keeping``), so that a round
+    can still end next to the last win found when the job's nodes run short."""
     while True:
         winnable_at = _walk_forward(winnable_at, n, found, near_win, budget)
         if winnable_at >= n:
@@ -422,7 +416,7 @@ def _losing_action(
 
 def _probes(winnable_at: int, lost_step: int) -> int:
     """The positions a bisection between these two may have to decide, at most."""
-    return max(0, lost_step - winnable_at - 1).bit_length()
+    return (lost_step - winnable_at - 1).bit_length()
 
 
 def _walk_forward(
@@ -437,20 +431,10 @@ def _walk_forward(
     (``KnownWins.followed``), or a move or two onto a known win (an idle move, a card moved
     and moved back: ``KnownWins.near``); a few thousand positions played at most, no search.
     The first that is not stops the walk, undecided (the bisection that follows decides
-    with a search). So does a job whose nodes left are only those the bisection would need
-    were the next look to win: the first round's budget for each position the bisection
-    from there may have to decide, and for the nearest with no win found
-    (``_Budget.beyond``); a long walk of first looks late in a job would otherwise spend
-    them and leave the game undecided. The new ``winnable_at`` (``n``: still winnable at
-    the end)."""
+    with a search). The new ``winnable_at`` (``n``: still winnable at the end)."""
     step = winnable_at + 1
-    while step <= n:
+    while step <= n and budget.nodes_left > 0:
         if step in found and found[step].status == solver.UNSOLVABLE:
-            break
-        # were the look to win, the bisection from there to the nearest position after it
-        # (none at the end: the game is then still winnable)
-        ahead = min((s for s in found if s > step), default=n)
-        if not budget.beyond(_probes(step, ahead) + 1 if step < n else 0):
             break
         if not near_win(step):
             break

@@ -433,25 +433,6 @@ def test_a_later_rounds_bisection_ends_next_to_the_last_win_whatever_the_job_has
     assert sum(a.spent for a in log) <= job_nodes
 
 
-def _looked_forward(
-    monkeypatch: pytest.MonkeyPatch, looked: range, look_nodes: int
-) -> tuple[Attempt, AttemptAnalysis]:
-    """A lost game analysed with stand-in verdicts: no search decides the positions from
-    ``looked``'s first to 38 actions (the ones before are winnable, the later ones proven
-    lost), but those in ``looked`` are winnable at a first look once the one before is won,
-    each look playing ``look_nodes`` positions."""
-    player, attempt = practice_game(won=False)
-    _verdicts(monkeypatch, winnable_upto=30, needs=dict.fromkeys(range(looked[0], 39), 10**12))
-
-    def near_known_win(board: engine.Board, known: object, previous: object) -> Decision:
-        if len(board) in looked:
-            return Decision(Verdict.WINNABLE, ["deal"], look_nodes)
-        return Decision(Verdict.UNKNOWN, [], 5)
-
-    monkeypatch.setattr(analysis_service, "near_known_win", near_known_win)
-    return attempt, analysed(attempt, player)
-
-
 @pytest.mark.parametrize("job_nodes", range(160_000, 240_001, 20_000))
 def test_the_walk_back_and_the_frontier_leave_the_bisection_its_nodes(
     settings: Any, monkeypatch: pytest.MonkeyPatch, job_nodes: int
@@ -463,8 +444,18 @@ def test_the_walk_back_and_the_frontier_leave_the_bisection_its_nodes(
     the job has left, the first round's budget is kept for the one position between them,
     so the losing action is named next to the last win, not left undecided."""
     settings.ANALYSIS_NODES = job_nodes
-    looked = range(KEPT_SOLUTION + 4, KEPT_SOLUTION + 4 + 7)
-    attempt, analysis = _looked_forward(monkeypatch, looked, look_nodes=5)
+    player, attempt = practice_game(won=False)
+    first = KEPT_SOLUTION + 4  # the first position no search decides
+    looked = range(first, first + 7)  # winnable at a first look once the one before is won
+    _verdicts(monkeypatch, winnable_upto=30, needs=dict.fromkeys(range(first, 39), 10**12))
+
+    def near_known_win(board: engine.Board, known: object, previous: object) -> Decision:
+        if len(board) in looked:
+            return Decision(Verdict.WINNABLE, ["deal"], 5)
+        return Decision(Verdict.UNKNOWN, [], 5)
+
+    monkeypatch.setattr(analysis_service, "near_known_win", near_known_win)
+    analysis = analysed(attempt, player)
     by_step = {p["step"]: p for p in analysis.positions}
     assert analysis.lost_at == {
         "index": looked[-1],
@@ -474,29 +465,6 @@ def test_the_walk_back_and_the_frontier_leave_the_bisection_its_nodes(
     assert by_step[looked[-1]]["budget"] == LOOK_NODES  # won at a first look
     assert by_step[looked[-1] + 1]["status"] == "unknown"
     assert by_step[looked[-1] + 1]["budget"] >= 20_000  # the first round's budget, at least
-
-
-@pytest.mark.parametrize("job_nodes", range(100_000, 500_001, 20_000))
-def test_a_long_walk_forward_leaves_the_bisection_its_nodes(
-    settings: Any, monkeypatch: pytest.MonkeyPatch, job_nodes: int
-) -> None:
-    """The first round ends next to a position no search decides, but the line found just
-    before it, followed, wins it and the next twelve at a first look, each look costing
-    half the first round's budget (in the shape of Astrocyte deal 6 of the lost-games
-    bench, whose second walk forward ran over a hundred actions). The second round's walk
-    forward along them stops while the first round's budget is left for each position a
-    bisection after it may have to decide: whatever the job has left, the losing action is
-    named next to a position won, the one after it searched with at least the first
-    round's budget, instead of the game left undecided when the walk spent the last nodes."""
-    settings.ANALYSIS_NODES = job_nodes
-    looked = range(KEPT_SOLUTION + 4, KEPT_SOLUTION + 4 + 13)
-    _, analysis = _looked_forward(monkeypatch, looked, look_nodes=10_000)
-    by_step = {p["step"]: p for p in analysis.positions}
-    assert analysis.lost_at is not None and analysis.lost_at["proven"] is False
-    index = analysis.lost_at["index"]
-    assert by_step[index]["status"] == "solved"
-    assert by_step[index + 1]["status"] == "unknown"
-    assert by_step[index + 1]["budget"] >= 20_000  # the first round's budget, at least
 
 
 def test_a_game_whose_deal_is_proven_lost_was_never_winnable(
