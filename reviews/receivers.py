@@ -33,8 +33,10 @@ def on_attempt_finished(
 
 
 def on_day_closed(sender: Any, challenge_ids: list[int], **kwargs: Any) -> None:
-    """The day's close ended the open ranked attempts (after its commit, in the close job,
-    after the watchers were told: leaderboards connects first): review them."""
+    """The day's close ran for these challenges (after its commit, in the close job, after
+    the watchers were told: leaderboards connects first): review their day-closed attempts,
+    those the close ended and those their players' own requests closed at 00:00 (a review is
+    filed or updated, never doubled)."""
     try:
         reviews_after_day_closed(challenge_ids=challenge_ids)
     except Exception:

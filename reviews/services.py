@@ -223,8 +223,9 @@ def reviews_after_attempt_end(*, attempt_id: int) -> list[Review]:
 
 
 def reviews_after_day_closed(*, challenge_ids: list[int]) -> list[Review]:
-    """The day's close ended these dailies' open ranked attempts: review each, as if its
-    player had ended it (a main account that leaves its game to the close is still seen)."""
+    """The day's close ran for these dailies: review each ranked attempt the day's end
+    closed, as if its player had ended it (a main account that leaves its game to the close
+    is still seen)."""
     closed = Attempt.objects.filter(
         challenge_id__in=challenge_ids,
         kind=Attempt.Kind.RANKED,
