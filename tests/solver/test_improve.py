@@ -14,7 +14,7 @@ from games.solver.search import Progress
 from games.solver.shorten import drop_by_identity, two_move_shortcuts
 from games.solver.staged import BeamRound, staged_search
 from games.solver.tracking import Tracked, describe_line, play_steps
-from games.solver.window import shorten_windows, shortest_between
+from games.solver.window import WindowSearch, line_key, shorten_windows, shortest_between
 
 
 def _line(variant: str, seed: int) -> tuple[Board, list[Move]]:
@@ -104,6 +104,30 @@ def test_the_window_search_reaches_exactly_the_target_in_fewer_moves() -> None:
     assert path is not None and len(path) <= 12
     assert _after(begin, path).position_key() == target.position_key()
     assert shortest_between(begin, target, 0, 50_000) is None  # nothing is shorter than 0
+
+
+def test_a_window_with_slack_ends_where_the_caller_accepts_not_only_at_its_target() -> None:
+    """``WindowSearch``'s ``accept`` (bench/relaxed_window_bench.py): with a slack, a
+    position short of the target that the caller accepts ends the search, by the path that
+    reached it; without one, only the target does."""
+    start, line = _line("astrocyte", 4)
+    begin = _after(start, line[:30])
+    nearer = line_key(_after(start, line[:36]))
+    target = _after(start, line[:42])
+    seen: list[int] = []
+
+    def accept(board: Board, path: list[Move]) -> bool:
+        seen.append(len(path))
+        return line_key(board) == nearer
+
+    search = WindowSearch(begin, target, 50_000, float("inf"), slack=13, accept=accept)
+    path = search.run(12)
+    assert path is not None and len(path) <= 6
+    assert line_key(_after(begin, path)) == nearer
+    # with no slack the accepted position is never tried: its pairs differ from the target's
+    seen.clear()
+    exact = WindowSearch(begin, target, 50_000, float("inf"), accept=accept)
+    assert exact.run(12) is None and not seen
 
 
 def test_passes_never_lengthen_and_keep_the_win() -> None:
