@@ -71,13 +71,11 @@ def relaxed_windows(
     from games.solver.window import WindowSearch
 
     line = list(moves)
+    steps = describe_line(start, line)
+    tracked = Tracked(start)  # the position before line[i]
     nodes = tests = 0
     i = 0
     while i < len(line):
-        steps = describe_line(start, line)
-        tracked = Tracked(start)
-        for move in line[:i]:
-            tracked.push(move)
         j = i
         target = tracked.board.copy(keep_history=False)
         while j < len(line) and j - i < window and line[j].src != DEAL_CODE:
@@ -91,6 +89,9 @@ def relaxed_windows(
             tests += accept.tests
             if accept.found is not None:
                 line[i:] = accept.found
+                steps = describe_line(start, line)
+        for move in line[i : i + step]:
+            tracked.push(move)
         i += step
     return line, nodes, tests
 
