@@ -45,8 +45,8 @@ def rate(
     variant: str, seed: int, classes: int, after: int | None, by_stage: bool = False
 ) -> dict[str, Any]:
     """One search from the opening of ``variant``'s deal ``seed``, or from the position after
-    ``after`` actions of its lost game: classes, CPU, rate (and with ``by_stage`` the classes
-    of each stage: the first expansion, the start, counts at its own stage)."""
+    ``after`` actions of its lost game: classes, CPU, rate, and with ``by_stage`` the classes
+    expanded at each stage of the game (the start among them)."""
     board = Board.deal(variant, seed)
     if after is not None:
         game = lost_game(variant, seed)
