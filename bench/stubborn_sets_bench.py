@@ -29,32 +29,40 @@ from collections import defaultdict
 from bench.graph_probe import ProbedGraph
 from bench.lost_games_bench import lost_game
 from games.engine import Board, Move, replay
-from games.engine.board import RANK_MASK
+from games.engine.board import RANK_MASK, run_length
 from games.solver.complete import search_graph
 
 
-def stubborn_columns(board: Board, first: int) -> set[int]:
-    """The columns whose moves form the stubborn set grown from column ``first``."""
-    tableau, runs = board._tab, board._run
+def column_links(board: Board) -> list[set[int]]:
+    """For each column, the columns whose moves its own moves bring into a stubborn set
+    (all of them while a deal is still to come)."""
+    columns = list(board.iter_columns())
     if board.deals_left:
-        return set(range(len(tableau)))
-    empties = {j for j, column in enumerate(tableau) if not column}
+        return [set(range(len(columns)))] * len(columns)
+    empties = {j for j, (column, _) in enumerate(columns) if not column}
+    filled = set(range(len(columns))) - empties
     holding: defaultdict[int, set[int]] = defaultdict(set)  # rank -> columns holding one
-    for j, column in enumerate(tableau):
+    for j, (column, _) in enumerate(columns):
         for card in column:
             holding[card & RANK_MASK].add(j)
+    links = []
+    for column, face_down in columns:
+        if not column:
+            links.append(filled)
+            continue
+        reached = set(empties)
+        for card in column[len(column) - run_length(column, face_down) :]:
+            reached |= holding.get((card & RANK_MASK) + 1, set())
+        reached |= holding.get((column[-1] & RANK_MASK) - 1, set())
+        links.append(reached)
+    return links
+
+
+def stubborn_columns(links: list[set[int]], first: int) -> set[int]:
+    """The columns whose moves form the stubborn set grown from column ``first``."""
     chosen, todo = {first}, [first]
     while todo:
-        i = todo.pop()
-        column = tableau[i]
-        if not column:
-            reached = {j for j, other in enumerate(tableau) if other}
-        else:
-            reached = set(empties)
-            for card in column[len(column) - runs[i] :]:
-                reached |= holding.get((card & RANK_MASK) + 1, set())
-            reached |= holding.get((column[-1] & RANK_MASK) - 1, set())
-        for j in reached - chosen:
+        for j in links[todo.pop()] - chosen:
             chosen.add(j)
             todo.append(j)
     return chosen
@@ -68,10 +76,11 @@ class CutCounts:
         self.positions = self.positions_cut = self.moves_all = self.moves_cut = 0
 
     def __call__(self, board: Board, moves: list[Move]) -> None:
-        filled = [j for j, column in enumerate(board._tab) if column]
+        filled = [j for j, (column, _) in enumerate(board.iter_columns()) if column]
         if not moves or not filled:
             return
-        kept = min((stubborn_columns(board, j) for j in filled), key=len)
+        links = column_links(board)
+        kept = min((stubborn_columns(links, j) for j in filled), key=len)
         cut = sum(1 for m in moves if m.src >= 0 and m.src not in kept and m.dst not in kept)
         self.positions += 1
         self.moves_all += len(moves)
